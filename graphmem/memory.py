@@ -1,0 +1,338 @@
+"""``Memory``: the one object users touch.
+
+>>> import tempfile, os
+>>> from datetime import datetime, timezone
+>>> mem = Memory.open(os.path.join(tempfile.mkdtemp(), "memory.db"))
+>>> _ = mem.remember("Alice", "lives_in", "Paris", valid_from="2019-01-01", scope="alice")
+>>> _ = mem.supersede("Alice", "lives_in", "Berlin", since="2024-03-01", scope="alice")
+>>> [f.object for f in mem.facts("Alice", "lives_in", scope="alice")]
+['Berlin']
+>>> [f.object for f in mem.facts("Alice", "lives_in", as_of="2020-06-01", scope="alice")]
+['Paris']
+>>> mem.close()
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from datetime import datetime, tzinfo
+from typing import Any, Literal
+
+from graphmem.errors import InvalidFactError
+from graphmem.history import changes as change_view
+from graphmem.history import status_of, timeline as timeline_view
+from graphmem.model import (
+    DEFAULT_SCOPE,
+    CandidateFact,
+    Change,
+    Entity,
+    Episode,
+    Fact,
+    FactInput,
+    Provenance,
+    TimelineEntry,
+)
+from graphmem.predicates import PredicateRegistry
+from graphmem.store import open_backend
+from graphmem.store.protocol import Backend, Event, RowQuery
+from graphmem.store.writes import WriteResult, as_operation, plan_write
+from graphmem.time.instant import NEG_INF, POS_INF, TimeLike, now, to_instant
+
+When = TimeLike | None
+
+
+class Memory:
+    """A bitemporal memory over one backend.
+
+    Every read takes ``as_of`` (valid time: what was true then) and ``known_at``
+    (transaction time: what the store believed then); leaving both out asks what is
+    true now, as best known now. Every call is scoped (tenant/user), default ``"default"``.
+    Times may be aware datetimes, dates, ISO strings or phrases such as ``"yesterday"``;
+    strings without an offset are read in ``tz`` (default UTC).
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        registry: PredicateRegistry | None = None,
+        tz: str | tzinfo | None = None,
+    ):
+        self.backend = backend
+        self.registry = registry or PredicateRegistry.with_builtins()
+        self.tz = tz
+
+    @classmethod
+    def open(
+        cls,
+        target: str | os.PathLike[str] = "graphmem.db",
+        *,
+        registry: PredicateRegistry | None = None,
+        tz: str | tzinfo | None = None,
+        **backend_options: Any,
+    ) -> Memory:
+        """Open a store: a file path (embedded) or a Neo4j URI (``neo4j://host:7687``).
+
+        >>> Memory.open("memory.db")  # doctest: +SKIP
+        >>> Memory.open("neo4j://localhost:7687", auth=("neo4j", "pw"))  # doctest: +SKIP
+        """
+        return cls(open_backend(target, **backend_options), registry=registry, tz=tz)
+
+    def close(self) -> None:
+        self.backend.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- time arguments ----------------------------------------------------------------
+    def _time(self, value: When, field: str, default: datetime) -> datetime:
+        if value is None:
+            return default
+        if isinstance(value, str):
+            try:
+                from graphmem.time.natural import parse_when
+            except ImportError:  # the natural-language module is optional at import time
+                return to_instant(value, tz=self.tz, field=field)
+            return parse_when(value, now(), tz=self.tz)
+        return to_instant(value, tz=self.tz, field=field)
+
+    # -- writes ------------------------------------------------------------------------
+    def apply(
+        self,
+        operations: Sequence[CandidateFact],
+        *,
+        episodes: Sequence[Episode] = (),
+        recorded_at: When = None,
+        embeddings: dict[str, list[float]] | None = None,
+    ) -> WriteResult:
+        """Apply several operations (and store episodes) atomically: all or nothing."""
+        tx = self._time(recorded_at, "recorded_at", now()) if recorded_at is not None else None
+        return plan_write(
+            self.backend,
+            self.registry,
+            operations,
+            episodes=episodes,
+            recorded_at=tx,
+            embeddings=embeddings,
+        )
+
+    def _op(
+        self, op: str, subject: str, predicate: str, obj: str | None, **fields: Any
+    ) -> CandidateFact:
+        try:
+            return CandidateFact(op=op, subject=subject, predicate=predicate, object=obj, **fields)
+        except ValueError as exc:
+            raise InvalidFactError(f"{op} {subject!r} {predicate}: {exc}") from None
+
+    def remember(
+        self,
+        subject: str,
+        predicate: str,
+        object: str,
+        *,
+        valid_from: When = None,
+        valid_to: When = None,
+        scope: str = DEFAULT_SCOPE,
+        recorded_at: When = None,
+        provenance: Provenance | None = None,
+        confidence: float = 1.0,
+    ) -> WriteResult:
+        """Assert a fact over ``[valid_from, valid_to)`` (open ends when omitted).
+
+        Re-asserting what is already known changes nothing; asserting a second value of a
+        functional predicate over the same time raises ``ConflictError`` (use ``supersede``
+        for a change in the world, ``correct`` for a mistake).
+        """
+        op = self._op(
+            "assert", subject, predicate, object,
+            valid_from=self._time(valid_from, "valid_from", NEG_INF),
+            valid_to=self._time(valid_to, "valid_to", POS_INF),
+            scope=scope, provenance=provenance or Provenance(source="api"), confidence=confidence,
+        )  # fmt: skip
+        return self.apply([op], recorded_at=recorded_at)
+
+    def remember_many(self, facts: Iterable[FactInput], *, recorded_at: When = None) -> WriteResult:
+        """Assert many facts in one transaction (one transaction time per scope)."""
+        return self.apply([as_operation(f) for f in facts], recorded_at=recorded_at)
+
+    def supersede(
+        self,
+        subject: str,
+        predicate: str,
+        object: str,
+        *,
+        since: When = None,
+        scope: str = DEFAULT_SCOPE,
+        recorded_at: When = None,
+        provenance: Provenance | None = None,
+        confidence: float = 1.0,
+    ) -> WriteResult:
+        """The world changed: ``object`` is the value from ``since`` (default now).
+
+        The previous value ends at ``since``; it stays visible to ``known_at`` queries
+        about the time before. A back-dated change holds until the next recorded one.
+        """
+        op = self._op(
+            "supersede", subject, predicate, object,
+            valid_from=self._time(since, "since", now()),
+            scope=scope, provenance=provenance or Provenance(source="api"), confidence=confidence,
+        )  # fmt: skip
+        return self.apply([op], recorded_at=recorded_at)
+
+    def retract(
+        self,
+        subject: str,
+        predicate: str,
+        object: str | None = None,
+        *,
+        at: When = None,
+        scope: str = DEFAULT_SCOPE,
+        recorded_at: When = None,
+    ) -> WriteResult:
+        """The fact stopped holding at ``at`` (default now): ``object`` (or any value)
+        is deleted over ``[at, inf)``. Retracting what does not hold changes nothing."""
+        op = self._op(
+            "retract", subject, predicate, object,
+            valid_from=self._time(at, "at", now()), scope=scope,
+        )  # fmt: skip
+        return self.apply([op], recorded_at=recorded_at)
+
+    def correct(
+        self,
+        subject: str,
+        predicate: str,
+        *,
+        wrong: str | None = None,
+        right: str | None = None,
+        valid_from: When = None,
+        valid_to: When = None,
+        scope: str = DEFAULT_SCOPE,
+        recorded_at: When = None,
+        provenance: Provenance | None = None,
+    ) -> WriteResult:
+        """It was never true: ``wrong`` (or any value) is deleted over the window (default:
+        all time), and ``right``, if given, takes exactly its place. The mistake stays
+        visible to ``known_at`` queries about what was believed before."""
+        op = self._op(
+            "correct", subject, predicate, right,
+            wrong_object=wrong,
+            valid_from=self._time(valid_from, "valid_from", NEG_INF),
+            valid_to=self._time(valid_to, "valid_to", POS_INF),
+            scope=scope, provenance=provenance or Provenance(source="api"),
+        )  # fmt: skip
+        return self.apply([op], recorded_at=recorded_at)
+
+    def erase(
+        self,
+        subject: str,
+        predicate: str | None = None,
+        object: str | None = None,
+        *,
+        scope: str = DEFAULT_SCOPE,
+    ) -> int:
+        """Hard delete, for privacy: every row, event and embedding of the key or subject
+        (a whole subject also loses the facts that point at it), leaving a content-free
+        tombstone. Returns the number of rows deleted. This is the only deletion."""
+        if object is not None and predicate is None:
+            raise InvalidFactError("erase: an object needs its predicate")
+        if predicate is not None:
+            self.registry.get(predicate)
+        object_id = Entity.id_for(scope, object) if object is not None else None
+        tombstone = Event(scope, now(), "erase", None, None, None, "{}")
+        return self.backend.erase(
+            scope, Entity.id_for(scope, subject), predicate, object_id, tombstone
+        )
+
+    # -- reads -------------------------------------------------------------------------
+    def _query(
+        self,
+        scope: str,
+        subject: str | None,
+        predicate: str | None,
+        obj: str | None,
+        **filters: Any,
+    ) -> RowQuery:
+        if predicate is not None:
+            self.registry.get(predicate)
+        return RowQuery(
+            scope=scope,
+            subject_id=Entity.id_for(scope, subject) if subject is not None else None,
+            predicate=predicate,
+            object_id=Entity.id_for(scope, obj) if obj is not None else None,
+            **filters,
+        )
+
+    def facts(
+        self,
+        subject: str | None = None,
+        predicate: str | None = None,
+        object: str | None = None,
+        *,
+        as_of: When = None,
+        known_at: When = None,
+        scope: str = DEFAULT_SCOPE,
+    ) -> list[Fact]:
+        """Facts true at ``as_of`` (default now) as the store believed at ``known_at``
+        (default: its current belief). A functional key yields at most one value."""
+        query = self._query(
+            scope, subject, predicate, object,
+            as_of=self._time(as_of, "as_of", now()),
+            known_at=self._time(known_at, "known_at", POS_INF),
+        )  # fmt: skip
+        return self.backend.rows(query)
+
+    def timeline(
+        self,
+        subject: str,
+        predicate: str | None = None,
+        *,
+        known_at: When = None,
+        scope: str = DEFAULT_SCOPE,
+    ) -> list[TimelineEntry]:
+        """Every value the subject had over valid time, coalesced, as believed at ``known_at``."""
+        query = self._query(
+            scope, subject, predicate, None, known_at=self._time(known_at, "known_at", POS_INF)
+        )
+        return timeline_view(self.backend.rows(query), now())
+
+    def history(
+        self,
+        subject: str,
+        predicate: str | None = None,
+        *,
+        scope: str = DEFAULT_SCOPE,
+    ) -> list[tuple[Fact, str]]:
+        """Every row ever recorded for the subject (the audit trail), oldest belief first,
+        each with its status: current, ended, superseded, corrected or retracted."""
+        rows = self.backend.rows(self._query(scope, subject, predicate, None, include_expired=True))
+        t = now()
+        rows.sort(key=lambda r: (r.recorded_at, r.predicate, r.valid_from))
+        return [(row, status_of(row, t)) for row in rows]
+
+    def changes(
+        self,
+        since: When,
+        until: When = None,
+        *,
+        axis: Literal["recorded", "valid"] = "recorded",
+        known_at: When = None,
+        scope: str = DEFAULT_SCOPE,
+    ) -> list[Change]:
+        """What changed in ``(since, until]``: what the store learned and unlearned
+        (``axis="recorded"``), or what started and ended in the world (``axis="valid"``,
+        as believed at ``known_at``)."""
+        start = self._time(since, "since", NEG_INF)
+        end = self._time(until, "until", now())
+        belief = self._time(known_at, "known_at", POS_INF)
+        rows = self.backend.changed_rows(scope, start, end, axis, belief)
+        return change_view(rows, start, end, axis)
+
+    def entities(self, *, scope: str = DEFAULT_SCOPE) -> list[Entity]:
+        return self.backend.entities(scope)
+
+    def stats(self) -> dict[str, int]:
+        return self.backend.stats()

@@ -1,0 +1,240 @@
+"""The data graphmem stores and returns, as pydantic v2 models.
+
+- ``Episode``: one turn of a conversation (who said what, when, in which session).
+- ``Entity``: a real-world thing within a scope (a person, a city, a company).
+- ``Fact``: one bitemporal row: subject -predicate-> object over a valid interval,
+  believed by the store over a transaction interval.
+- ``Provenance``: where a fact came from.
+
+>>> ep = Episode(scope="alice", session="s1", speaker="alice", text="I moved to Berlin.",
+...              timestamp="2024-03-01T10:00:00Z")
+>>> ep.timestamp.isoformat()
+'2024-03-01T10:00:00+00:00'
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+
+from graphmem.time.instant import NEG_INF, POS_INF, format_instant, to_instant
+from graphmem.time.interval import Interval
+
+DEFAULT_SCOPE = "default"
+
+
+def _instant(value: Any) -> datetime:
+    return to_instant(value)
+
+
+Instant = Annotated[datetime, BeforeValidator(_instant)]
+
+
+def stable_id(*parts: str, prefix: str = "") -> str:
+    """A deterministic short id (so re-loading the same input yields the same ids)."""
+    digest = hashlib.blake2b("\x1f".join(parts).encode(), digest_size=12).hexdigest()
+    return f"{prefix}{digest}"
+
+
+def normalise_name(name: str) -> str:
+    """The matching form of a name: case-folded, whitespace collapsed."""
+    return " ".join(name.split()).casefold()
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Provenance(Model):
+    """Where a fact came from: the episode and text span, the extractor, the raw time phrase."""
+
+    episode_id: str | None = None
+    session: str | None = None
+    span: tuple[int, int] | None = None
+    extractor: str = "given"
+    extractor_version: str | None = None
+    time_expression: str | None = None
+    reference_time: Instant | None = None
+    source: str | None = None  # file path or "api"
+
+
+class Episode(Model):
+    """One turn of a conversation. ``id`` is derived from its content unless given."""
+
+    id: str = ""
+    scope: str = DEFAULT_SCOPE
+    session: str = "default"
+    turn: int | None = None
+    speaker: str
+    role: str | None = None  # user / assistant / system, where the format says
+    text: str
+    timestamp: Instant
+    source: str | None = None
+    embedding: list[float] | None = Field(default=None, repr=False)
+
+    def model_post_init(self, _context: Any) -> None:
+        if not self.id:
+            ident = stable_id(
+                self.scope,
+                self.session,
+                str(self.turn),
+                self.speaker,
+                self.timestamp.isoformat(),
+                self.text,
+                prefix="ep_",
+            )
+            object.__setattr__(self, "id", ident)
+
+    @field_validator("scope", "session", "speaker")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be blank")
+        return value
+
+
+class Entity(Model):
+    """A thing facts are about. One entity per normalised name (or alias) within a scope."""
+
+    id: str
+    scope: str = DEFAULT_SCOPE
+    name: str
+    type: str = "Thing"
+    aliases: tuple[str, ...] = ()
+
+    @staticmethod
+    def id_for(scope: str, name: str) -> str:
+        return stable_id(scope, normalise_name(name), prefix="ent_")
+
+
+FactStatus = Literal["current", "ended", "superseded", "corrected", "retracted"]
+
+
+class Fact(Model):
+    """One bitemporal row.
+
+    ``fact_id`` names the logical statement (its temporal leftovers share it);
+    ``id`` names this row. ``expired_by`` says which operation closed ``expired_at``.
+    """
+
+    id: str
+    fact_id: str
+    scope: str = DEFAULT_SCOPE
+    subject: str
+    subject_id: str
+    predicate: str
+    object: str
+    object_id: str | None = None  # set when the object is an entity, None for a literal
+    text: str
+    valid_from: Instant = NEG_INF
+    valid_to: Instant = POS_INF
+    recorded_at: Instant
+    expired_at: Instant = POS_INF
+    expired_by: str | None = None
+    provenance: Provenance = Provenance()
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+
+    @property
+    def valid(self) -> Interval:
+        return Interval(self.valid_from, self.valid_to)
+
+    @property
+    def transaction(self) -> Interval:
+        return Interval(self.recorded_at, self.expired_at)
+
+    @property
+    def is_current_belief(self) -> bool:
+        return self.expired_at == POS_INF
+
+    def describe_validity(self) -> str:
+        """Human wording of the valid interval, e.g. ``since 2024-03-01``."""
+        start = None if self.valid_from == NEG_INF else format_instant(self.valid_from)[:10]
+        end = None if self.valid_to == POS_INF else format_instant(self.valid_to)[:10]
+        if start and end:
+            return f"from {start} until {end}"
+        if start:
+            return f"since {start}"
+        if end:
+            return f"until {end}"
+        return "always"
+
+
+class FactInput(Model):
+    """A fact to write, before the store gives it ids and transaction time."""
+
+    subject: str
+    predicate: str
+    object: str
+    valid_from: Instant = NEG_INF
+    valid_to: Instant = POS_INF
+    scope: str = DEFAULT_SCOPE
+    provenance: Provenance = Provenance()
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    subject_type: str | None = None
+    object_type: str | None = None
+
+    @field_validator("subject", "predicate", "object", "scope")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be blank")
+        return value.strip()
+
+
+Operation = Literal["assert", "supersede", "retract", "correct"]
+
+
+class CandidateFact(Model):
+    """What an extractor proposes; the resolver turns it into a store operation.
+
+    - ``assert``: ``object`` holds over ``[valid_from, valid_to)``;
+    - ``supersede``: ``object`` is the new value of a functional key from ``valid_from``;
+    - ``retract``: ``object`` (or, if None, any value) stopped holding at ``valid_from``;
+    - ``correct``: ``wrong_object`` was a mistake; ``object`` (if any) is the right value.
+    """
+
+    op: Operation = "assert"
+    subject: str
+    predicate: str
+    object: str | None = None
+    wrong_object: str | None = None
+    valid_from: Instant = NEG_INF
+    valid_to: Instant = POS_INF
+    scope: str = DEFAULT_SCOPE
+    provenance: Provenance = Provenance()
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    subject_type: str | None = None
+    object_type: str | None = None
+
+
+class TimelineEntry(Model):
+    """A coalesced stretch of one value of a predicate over valid time."""
+
+    subject: str
+    predicate: str
+    object: str
+    valid_from: Instant
+    valid_to: Instant
+    fact_ids: tuple[str, ...]
+    status: FactStatus = "current"
+
+    @property
+    def valid(self) -> Interval:
+        return Interval(self.valid_from, self.valid_to)
+
+
+class Change(Model):
+    """One change between two instants.
+
+    ``kind`` on the transaction axis: ``learned`` (a row was recorded) or ``unlearned``
+    (a row was expired, with ``reason`` superseded / corrected / retracted); on the
+    valid axis: ``started`` or ``ended`` (in the world, as best known).
+    """
+
+    at: Instant
+    kind: Literal["learned", "unlearned", "started", "ended"]
+    reason: str | None = None
+    fact: Fact

@@ -1,0 +1,585 @@
+"""The embedded default backend: a networkx graph in memory, durable in one SQLite file.
+
+SQLite (WAL mode) holds the truth: the event log, the rows, entities, episodes,
+embeddings and each scope's clock. Every write is one SQLite transaction, so a crash
+leaves either all of a call or none of it. The process keeps a ``MultiDiGraph`` of
+entities (nodes) and rows (edges keyed by row id) for fast reads and graph expansion,
+and catches up incrementally when another process commits (``PRAGMA data_version``).
+
+>>> import tempfile, os
+>>> backend = EmbeddedBackend(os.path.join(tempfile.mkdtemp(), "m.db"))
+>>> backend.stats()["rows"]
+0
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+
+from graphmem.errors import StoreError
+from graphmem.model import Entity, Episode, Fact, Provenance
+from graphmem.store.protocol import ChangeAxis, Event, Family, RowQuery, WriteBatch
+from graphmem.time.bitemporal import Clock, believed_at, valid_at
+from graphmem.time.instant import NEG_INF, POS_INF, from_micros, to_micros
+
+SCHEMA_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS clock (
+  scope TEXT PRIMARY KEY, requested INTEGER NOT NULL, assigned INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL, recorded_at INTEGER NOT NULL,
+  op TEXT NOT NULL, subject_id TEXT, predicate TEXT, object_id TEXT,
+  payload TEXT NOT NULL, row_ids TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS events_subject ON events(scope, subject_id);
+CREATE TABLE IF NOT EXISTS entities (
+  id TEXT PRIMARY KEY, scope TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
+  aliases TEXT NOT NULL, changed INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS entities_changed ON entities(changed);
+CREATE TABLE IF NOT EXISTS rows (
+  id TEXT PRIMARY KEY, fact_id TEXT NOT NULL, scope TEXT NOT NULL,
+  subject TEXT NOT NULL, subject_id TEXT NOT NULL, predicate TEXT NOT NULL,
+  object TEXT NOT NULL, object_id TEXT, text TEXT NOT NULL,
+  valid_from INTEGER NOT NULL, valid_to INTEGER NOT NULL,
+  recorded_at INTEGER NOT NULL, expired_at INTEGER NOT NULL, expired_by TEXT,
+  provenance TEXT NOT NULL, confidence REAL NOT NULL, changed INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS rows_family ON rows(scope, subject_id, predicate);
+CREATE INDEX IF NOT EXISTS rows_changed ON rows(changed);
+CREATE TABLE IF NOT EXISTS episodes (
+  id TEXT PRIMARY KEY, scope TEXT NOT NULL, session TEXT NOT NULL, turn INTEGER,
+  speaker TEXT NOT NULL, role TEXT, text TEXT NOT NULL, timestamp INTEGER NOT NULL,
+  source TEXT, changed INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS episodes_scope ON episodes(scope, session, timestamp);
+CREATE INDEX IF NOT EXISTS episodes_changed ON episodes(changed);
+CREATE TABLE IF NOT EXISTS embeddings (
+  owner_id TEXT PRIMARY KEY, vector BLOB NOT NULL, changed INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS embeddings_changed ON embeddings(changed);
+"""
+
+_ROW_COLUMNS = (
+    "id, fact_id, scope, subject, subject_id, predicate, object, object_id, text, "
+    "valid_from, valid_to, recorded_at, expired_at, expired_by, provenance, confidence"
+)
+
+
+def _row_to_fact(r: tuple) -> Fact:
+    return Fact.model_construct(
+        id=r[0],
+        fact_id=r[1],
+        scope=r[2],
+        subject=r[3],
+        subject_id=r[4],
+        predicate=r[5],
+        object=r[6],
+        object_id=r[7],
+        text=r[8],
+        valid_from=from_micros(r[9]),
+        valid_to=from_micros(r[10]),
+        recorded_at=from_micros(r[11]),
+        expired_at=from_micros(r[12]),
+        expired_by=r[13],
+        provenance=Provenance.model_validate_json(r[14]),
+        confidence=r[15],
+    )
+
+
+def _fact_params(f: Fact, changed: int) -> tuple:
+    return (
+        f.id, f.fact_id, f.scope, f.subject, f.subject_id, f.predicate, f.object, f.object_id,
+        f.text, to_micros(f.valid_from), to_micros(f.valid_to), to_micros(f.recorded_at),
+        to_micros(f.expired_at), f.expired_by, f.provenance.model_dump_json(exclude_defaults=True),
+        f.confidence, changed,
+    )  # fmt: skip
+
+
+def _episode_from_row(r: tuple) -> Episode:
+    return Episode.model_construct(
+        id=r[0], scope=r[1], session=r[2], turn=r[3], speaker=r[4], role=r[5], text=r[6],
+        timestamp=from_micros(r[7]), source=r[8], embedding=None,
+    )  # fmt: skip
+
+
+class EmbeddedBackend:
+    """Embedded store in one SQLite file. Thread-safe; several processes may share a file."""
+
+    def __init__(self, path: str | os.PathLike[str], *, durability: str = "full"):
+        self.location = str(path)
+        self._lock = threading.RLock()
+        try:
+            Path(self.location).parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(
+                self.location, isolation_level=None, check_same_thread=False, timeout=60
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            sync = {"full": "FULL", "normal": "NORMAL"}[durability]
+            self._db.execute(f"PRAGMA synchronous={sync}")
+            self._db.execute("PRAGMA busy_timeout=60000")
+            self._db.executescript(_SCHEMA)
+            self._db.execute("BEGIN IMMEDIATE")
+            self._check_version()
+            self._db.execute("COMMIT")
+        except (sqlite3.DatabaseError, KeyError) as exc:
+            raise StoreError(f"cannot open embedded store {self.location}: {exc}") from exc
+        self._reset_memory()
+        self._refresh()
+
+    def _check_version(self) -> None:
+        found = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if found is None:
+            self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            self._db.execute("INSERT INTO meta VALUES ('change', '0')")
+            self._db.execute("INSERT INTO meta VALUES ('erase_epoch', '0')")
+        elif found[0] != SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.location}: schema version {found[0]}, this graphmem reads {SCHEMA_VERSION}"
+            )
+
+    # -- the in-memory mirror ----------------------------------------------------------
+    def _reset_memory(self) -> None:
+        self.graph = nx.MultiDiGraph()
+        self._rows: dict[str, Fact] = {}
+        self._family: dict[Family, set[str]] = defaultdict(set)
+        self._scope_rows: dict[str, set[str]] = defaultdict(set)
+        self._predicate_rows: dict[tuple[str, str], set[str]] = defaultdict(set)
+        self._entities: dict[str, Entity] = {}
+        self._clocks: dict[str, Clock] = {}
+        self._seen = -1
+        self._erase_epoch = "0"
+        self._data_version = -1
+
+    def _meta(self, key: str) -> str:
+        return self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()[0]
+
+    def _refresh(self) -> None:
+        """Catch up with commits made by other connections (cheap when there were none)."""
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        if version == self._data_version and self._seen >= 0:
+            return
+        self._data_version = version
+        if self._meta("erase_epoch") != self._erase_epoch:
+            self._reset_memory()
+            self._erase_epoch = self._meta("erase_epoch")
+        seen = self._seen
+        for r in self._db.execute(
+            f"SELECT {_ROW_COLUMNS} FROM rows WHERE changed > ? ORDER BY changed", (seen,)
+        ):
+            self._index_row(_row_to_fact(r))
+        for ident, scope, name, type_, aliases in self._db.execute(
+            "SELECT id, scope, name, type, aliases FROM entities WHERE changed > ?", (seen,)
+        ):
+            self._index_entity(
+                Entity(
+                    id=ident, scope=scope, name=name, type=type_, aliases=tuple(json.loads(aliases))
+                )
+            )
+        for scope, requested, assigned in self._db.execute("SELECT * FROM clock"):
+            self._clocks[scope] = Clock(from_micros(requested), from_micros(assigned))
+        self._seen = int(self._meta("change"))
+
+    def _index_entity(self, entity: Entity) -> None:
+        self._entities[entity.id] = entity
+        self.graph.add_node(entity.id, entity=entity)
+
+    def _index_row(self, row: Fact) -> None:
+        old = self._rows.get(row.id)
+        self._rows[row.id] = row
+        if old is None:
+            self._family[(row.scope, row.subject_id, row.predicate)].add(row.id)
+            self._scope_rows[row.scope].add(row.id)
+            self._predicate_rows[(row.scope, row.predicate)].add(row.id)
+        self.graph.add_edge(row.subject_id, row.object_id, key=row.id)
+
+    # -- writes ------------------------------------------------------------------------
+    def begin(self, families: Iterable[Family], scopes: Iterable[str]) -> _Session:
+        self._lock.acquire()
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._refresh()
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            self._lock.release()
+            raise
+        return _Session(self)
+
+    def _apply(self, batch: WriteBatch) -> None:
+        change = int(self._meta("change")) + 1
+        db = self._db
+        for scope, clock in batch.clocks.items():
+            db.execute(
+                "INSERT INTO clock VALUES (?, ?, ?) ON CONFLICT(scope) DO UPDATE SET "
+                "requested=excluded.requested, assigned=excluded.assigned",
+                (scope, to_micros(clock.requested), to_micros(clock.assigned)),
+            )
+        db.executemany(
+            "INSERT INTO entities VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
+            [(e.id, e.scope, e.name, e.type, json.dumps(list(e.aliases)), change)
+             for e in batch.entities if e.id not in self._entities],
+        )  # fmt: skip
+        db.executemany(
+            "INSERT OR IGNORE INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(e.id, e.scope, e.session, e.turn, e.speaker, e.role, e.text,
+              to_micros(e.timestamp), e.source, change) for e in batch.episodes],
+        )  # fmt: skip
+        db.executemany(
+            "UPDATE rows SET expired_at=?, expired_by=?, changed=? WHERE id=? AND expired_at=?",
+            [(to_micros(at), by, change, rid, to_micros(POS_INF)) for rid, at, by in batch.expire],
+        )
+        db.executemany(
+            f"INSERT INTO rows ({_ROW_COLUMNS}, changed) VALUES ({', '.join('?' * 17)})",
+            [_fact_params(f, change) for f in batch.insert],
+        )
+        db.executemany(
+            "INSERT INTO events (scope, recorded_at, op, subject_id, predicate, object_id, "
+            "payload, row_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(e.scope, to_micros(e.recorded_at), e.op, e.subject_id, e.predicate, e.object_id,
+              e.payload, json.dumps(list(e.row_ids))) for e in batch.events],
+        )  # fmt: skip
+        db.executemany(
+            "INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?)",
+            [(owner, np.asarray(vec, dtype=np.float32).tobytes(), change)
+             for owner, vec in batch.embeddings.items()],
+        )  # fmt: skip
+        db.execute("UPDATE meta SET value=? WHERE key='change'", (str(change),))
+
+    def _after_commit(self, batch: WriteBatch) -> None:
+        """Mirror a committed batch in memory without re-reading it."""
+        for entity in batch.entities:
+            if entity.id not in self._entities:
+                self._index_entity(entity)
+        for rid, at, by in batch.expire:
+            self._index_row(self._rows[rid].model_copy(update={"expired_at": at, "expired_by": by}))
+        for row in batch.insert:
+            self._index_row(row)
+        self._clocks.update(batch.clocks)
+        self._seen = int(self._meta("change"))
+        self._data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
+
+    def erase(
+        self, scope: str, subject_id: str, predicate: str | None, object_id: str | None,
+        tombstone: Event,
+    ) -> int:  # fmt: skip
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._refresh()
+                tombstone = self._stamp(tombstone)
+                where, params = "scope=? AND subject_id=?", [scope, subject_id]
+                if predicate is not None:
+                    where += " AND predicate=?"
+                    params.append(predicate)
+                if object_id is not None:
+                    where += " AND object_id=?"
+                    params.append(object_id)
+                elif predicate is None:
+                    # A whole subject: also every fact that points at it.
+                    where = f"({where}) OR (scope=? AND object_id=?)"
+                    params += [scope, subject_id]
+                ids = [r[0] for r in self._db.execute(f"SELECT id FROM rows WHERE {where}", params)]
+                fact_ids = {
+                    r[0]
+                    for r in self._db.execute(f"SELECT fact_id FROM rows WHERE {where}", params)
+                }
+                self._db.execute(f"DELETE FROM rows WHERE {where}", params)
+                self._db.execute(f"DELETE FROM events WHERE {where}", params)
+                self._delete_embeddings(ids + sorted(fact_ids))
+                if predicate is None and object_id is None:
+                    self._db.execute("DELETE FROM entities WHERE id=?", (subject_id,))
+                    self._delete_embeddings([subject_id])
+                self._tombstone(tombstone)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._reset_memory()  # erasing is rare: rebuild the mirror rather than patch it
+            self._refresh()
+            return len(ids)
+
+    def erase_episodes(self, scope: str, episode_ids: Sequence[str], tombstone: Event) -> int:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._refresh()
+                tombstone = self._stamp(tombstone)
+                marks = ",".join("?" * len(episode_ids))
+                cur = self._db.execute(
+                    f"DELETE FROM episodes WHERE scope=? AND id IN ({marks})", [scope, *episode_ids]
+                )
+                self._delete_embeddings(list(episode_ids))
+                self._tombstone(tombstone)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._reset_memory()  # erasing is rare: rebuild the mirror rather than patch it
+            self._refresh()
+            return cur.rowcount
+
+    def _delete_embeddings(self, owner_ids: list[str]) -> None:
+        self._db.executemany("DELETE FROM embeddings WHERE owner_id=?", [(o,) for o in owner_ids])
+
+    def _stamp(self, tombstone: Event) -> Event:
+        """Give the tombstone its transaction time on the scope's clock (erase never fails
+        on the clock: it asks for no earlier time than the latest one)."""
+        clock = self._clocks.get(tombstone.scope, Clock(NEG_INF, NEG_INF))
+        clock = clock.advance(max(tombstone.recorded_at, clock.requested))
+        self._db.execute(
+            "INSERT INTO clock VALUES (?, ?, ?) ON CONFLICT(scope) DO UPDATE SET "
+            "requested=excluded.requested, assigned=excluded.assigned",
+            (tombstone.scope, to_micros(clock.requested), to_micros(clock.assigned)),
+        )
+        return Event(tombstone.scope, clock.assigned, tombstone.op, None, None, None, "{}")
+
+    def _tombstone(self, tombstone: Event) -> None:
+        self._db.execute(
+            "INSERT INTO events (scope, recorded_at, op, payload, row_ids) VALUES (?, ?, ?, ?, ?)",
+            (tombstone.scope, to_micros(tombstone.recorded_at), tombstone.op, "{}", "[]"),
+        )
+        for key in ("erase_epoch", "change"):
+            self._db.execute(
+                "UPDATE meta SET value=CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key=?", (key,)
+            )
+
+    # -- reads -------------------------------------------------------------------------
+    def clock(self, scope: str) -> Clock:
+        with self._lock:
+            self._refresh()
+            return self._clocks.get(scope, Clock(NEG_INF, NEG_INF))
+
+    def rows(self, query: RowQuery) -> list[Fact]:
+        with self._lock:
+            self._refresh()
+            candidates = self._candidates(query)
+            out = [
+                row for rid in candidates if (row := self._rows.get(rid)) and _matches(row, query)
+            ]
+        out.sort(key=lambda r: (r.subject, r.predicate, r.valid_from, r.recorded_at))
+        return out[: query.limit] if query.limit is not None else out
+
+    def _candidates(self, q: RowQuery) -> Iterable[str]:
+        if q.row_ids is not None:
+            return q.row_ids
+        if q.subject_id is not None and q.predicate is not None:
+            return self._family.get((q.scope, q.subject_id, q.predicate), ())
+        if q.subject_id is not None or q.entity_id is not None:
+            node = q.subject_id or q.entity_id
+            if node not in self.graph:
+                return ()
+            out = [k for _, _, k in self.graph.out_edges(node, keys=True)]
+            if q.entity_id is not None:
+                out += [k for _, _, k in self.graph.in_edges(node, keys=True)]
+            return out
+        if q.object_id is not None:
+            if q.object_id not in self.graph:
+                return ()
+            return [k for _, _, k in self.graph.in_edges(q.object_id, keys=True)]
+        if q.predicate is not None:
+            return self._predicate_rows.get((q.scope, q.predicate), ())
+        return self._scope_rows.get(q.scope, ())
+
+    def changed_rows(
+        self, scope: str, start: datetime, end: datetime, axis: ChangeAxis, known_at: datetime
+    ) -> list[Fact]:
+        with self._lock:
+            self._refresh()
+            rows = [self._rows[rid] for rid in self._scope_rows.get(scope, ())]
+        if axis == "recorded":
+            hits = [r for r in rows if start < r.recorded_at <= end or start < r.expired_at <= end]
+        else:
+            hits = [
+                r for r in rows
+                if believed_at(r.recorded_at, r.expired_at, known_at)
+                and (start < r.valid_from <= end or start < r.valid_to <= end)
+            ]  # fmt: skip
+        return sorted(hits, key=lambda r: (r.recorded_at, r.valid_from, r.id))
+
+    def entity(self, scope: str, entity_id: str) -> Entity | None:
+        with self._lock:
+            self._refresh()
+            found = self._entities.get(entity_id)
+        return found if found is not None and found.scope == scope else None
+
+    def entities(self, scope: str) -> list[Entity]:
+        with self._lock:
+            self._refresh()
+            return sorted(
+                (e for e in self._entities.values() if e.scope == scope), key=lambda e: e.name
+            )
+
+    def episodes(
+        self, scope: str, ids: Sequence[str] | None = None, *, session: str | None = None
+    ) -> list[Episode]:
+        sql = "SELECT id, scope, session, turn, speaker, role, text, timestamp, source FROM episodes WHERE scope=?"
+        params: list = [scope]
+        if ids is not None:
+            sql += f" AND id IN ({','.join('?' * len(ids))})"
+            params += list(ids)
+        if session is not None:
+            sql += " AND session=?"
+            params.append(session)
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY timestamp, turn", params).fetchall()
+        return [_episode_from_row(r) for r in rows]
+
+    def existing_episode_ids(self, ids: Sequence[str]) -> set[str]:
+        found: set[str] = set()
+        with self._lock:
+            for chunk in range(0, len(ids), 500):
+                part = list(ids[chunk : chunk + 500])
+                marks = ",".join("?" * len(part))
+                found.update(
+                    r[0]
+                    for r in self._db.execute(
+                        f"SELECT id FROM episodes WHERE id IN ({marks})", part
+                    )
+                )
+        return found
+
+    def events(self, scope: str | None = None) -> Iterator[Event]:
+        sql = "SELECT scope, recorded_at, op, subject_id, predicate, object_id, payload, row_ids FROM events"
+        params: tuple = ()
+        if scope is not None:
+            sql += " WHERE scope=?"
+            params = (scope,)
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY seq", params).fetchall()
+        for r in rows:
+            yield Event(
+                r[0], from_micros(r[1]), r[2], r[3], r[4], r[5], r[6], tuple(json.loads(r[7]))
+            )
+
+    def scopes(self) -> list[str]:
+        with self._lock:
+            found = self._db.execute(
+                "SELECT scope FROM clock UNION SELECT scope FROM episodes UNION SELECT scope FROM entities"
+            ).fetchall()
+        return sorted(r[0] for r in found)
+
+    def embeddings(self, owner_ids: Sequence[str]) -> dict[str, list[float]]:
+        out: dict[str, list[float]] = {}
+        with self._lock:
+            for chunk in range(0, len(owner_ids), 500):
+                part = list(owner_ids[chunk : chunk + 500])
+                marks = ",".join("?" * len(part))
+                for owner, blob in self._db.execute(
+                    f"SELECT owner_id, vector FROM embeddings WHERE owner_id IN ({marks})", part
+                ):
+                    out[owner] = np.frombuffer(blob, dtype=np.float32).tolist()
+        return out
+
+    def stats(self) -> dict[str, int]:
+        with self._lock:
+            self._refresh()
+            count = lambda table: self._db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # noqa: E731
+            return {
+                "rows": count("rows"),
+                "current_rows": sum(1 for r in self._rows.values() if r.expired_at == POS_INF),
+                "entities": count("entities"),
+                "episodes": count("episodes"),
+                "events": count("events"),
+                "embeddings": count("embeddings"),
+                "bytes": os.path.getsize(self.location) if os.path.exists(self.location) else 0,
+            }
+
+    def integrity_check(self) -> list[str]:
+        """Problems found (empty when healthy): SQLite's own check plus the row invariants."""
+        problems = [r[0] for r in self._db.execute("PRAGMA integrity_check") if r[0] != "ok"]
+        with self._lock:
+            self._refresh()
+            for family, ids in self._family.items():
+                rows = sorted((self._rows[i] for i in ids), key=lambda r: r.valid_from)
+                problems += _overlapping_beliefs(family, rows)
+        return problems
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _overlapping_beliefs(family: Family, rows: list[Fact]) -> list[str]:
+    """Rows of one functional family believed at the same time must not overlap in valid time.
+    (Set-valued families are checked per object.)"""
+    problems = []
+    for i, a in enumerate(rows):
+        for b in rows[i + 1 :]:
+            same_key = a.object_id == b.object_id
+            both_believed = a.recorded_at < b.expired_at and b.recorded_at < a.expired_at
+            if (
+                same_key
+                and both_believed
+                and a.valid_from < b.valid_to
+                and b.valid_from < a.valid_to
+            ):
+                problems.append(f"{family}: rows {a.id} and {b.id} overlap")
+    return problems
+
+
+def _matches(row: Fact, q: RowQuery) -> bool:
+    if row.scope != q.scope:
+        return False
+    if q.subject_id is not None and row.subject_id != q.subject_id:
+        return False
+    if q.predicate is not None and row.predicate != q.predicate:
+        return False
+    if q.object_id is not None and row.object_id != q.object_id:
+        return False
+    if q.entity_id is not None and q.entity_id not in (row.subject_id, row.object_id):
+        return False
+    if not q.include_expired and not believed_at(row.recorded_at, row.expired_at, q.known_at):
+        return False
+    if q.as_of is not None and not valid_at(row.valid_from, row.valid_to, q.as_of):
+        return False
+    if q.valid_overlap is not None:
+        start, end = q.valid_overlap
+        if not (row.valid_from < end and start < row.valid_to):
+            return False
+    return True
+
+
+class _Session:
+    """An open write on the embedded store: SQLite's write lock and ours are held."""
+
+    def __init__(self, backend: EmbeddedBackend):
+        self._backend = backend
+        self._open = True
+
+    def clock(self, scope: str) -> Clock:
+        return self._backend._clocks.get(scope, Clock(NEG_INF, NEG_INF))
+
+    def current_rows(self, family: Family) -> list[Fact]:
+        b = self._backend
+        rows = (b._rows[rid] for rid in b._family.get(family, ()))
+        return [r for r in rows if r.expired_at == POS_INF]
+
+    def commit(self, batch: WriteBatch) -> None:
+        b = self._backend
+        try:
+            b._apply(batch)
+            b._db.execute("COMMIT")
+        except BaseException:
+            self.rollback()
+            raise
+        b._after_commit(batch)
+        self._close()
+
+    def rollback(self) -> None:
+        if self._open:
+            if self._backend._db.in_transaction:
+                self._backend._db.execute("ROLLBACK")
+            self._close()
+
+    def _close(self) -> None:
+        if self._open:
+            self._open = False
+            self._backend._lock.release()

@@ -1,0 +1,151 @@
+"""What a storage backend provides. Everything temporal is decided above it.
+
+A backend stores rows, entities, episodes, events and embeddings, and answers a few
+filtered reads. It never decides what a write means: ``graphmem.store.writes`` plans
+every change with ``graphmem.time.bitemporal`` and hands the backend a ``WriteBatch``
+to apply atomically. Time filters are part of every read (``RowQuery``), so a backend
+applies them where the data lives (a SQL/Python filter, a Cypher ``WHERE``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal, Protocol, runtime_checkable
+
+from graphmem.model import Entity, Episode, Fact
+from graphmem.time.bitemporal import Clock
+from graphmem.time.instant import POS_INF
+
+Family = tuple[str, str, str]  # (scope, subject_id, predicate): the rows a write may touch
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One entry of the append-only log: an operation and the rows it wrote.
+
+    ``payload`` is the operation as JSON; an erase leaves an event with ``op="erase"``
+    and an empty payload (the content-free tombstone).
+    """
+
+    scope: str
+    recorded_at: datetime
+    op: str
+    subject_id: str | None
+    predicate: str | None
+    object_id: str | None
+    payload: str
+    row_ids: tuple[str, ...] = ()
+
+
+@dataclass
+class WriteBatch:
+    """Everything one call writes, applied by the backend in one transaction."""
+
+    clocks: dict[str, Clock] = field(default_factory=dict)
+    entities: list[Entity] = field(default_factory=list)
+    episodes: list[Episode] = field(default_factory=list)
+    expire: list[tuple[str, datetime, str]] = field(default_factory=list)  # (row id, at, by)
+    insert: list[Fact] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    embeddings: dict[str, list[float]] = field(default_factory=dict)  # owner id -> vector
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.entities or self.episodes or self.expire or self.insert or self.events)
+
+
+@dataclass(frozen=True, slots=True)
+class RowQuery:
+    """A filtered read of rows. ``None`` filters are not applied.
+
+    - ``known_at``: rows believed at that transaction instant
+      (``recorded_at <= known_at < expired_at``); ``POS_INF`` means the current belief.
+    - ``as_of``: rows valid at that instant (``valid_from <= as_of < valid_to``).
+    - ``valid_overlap``: rows whose valid interval overlaps ``[start, end)``.
+    - ``include_expired``: every row ever written (history), ignoring ``known_at``.
+    """
+
+    scope: str
+    subject_id: str | None = None
+    predicate: str | None = None
+    object_id: str | None = None
+    entity_id: str | None = None  # rows with this entity as subject or object
+    known_at: datetime = POS_INF
+    as_of: datetime | None = None
+    valid_overlap: tuple[datetime, datetime] | None = None
+    include_expired: bool = False
+    row_ids: tuple[str, ...] | None = None
+    limit: int | None = None
+
+
+ChangeAxis = Literal["recorded", "valid"]
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """A storage backend. Implementations: ``EmbeddedBackend``, ``Neo4jBackend``."""
+
+    location: str
+
+    # -- writes -------------------------------------------------------------------
+    def begin(self, families: Iterable[Family], scopes: Iterable[str]) -> WriteSession:
+        """Lock what a write touches and read its current state (see ``WriteSession``)."""
+        ...
+
+    def erase(
+        self,
+        scope: str,
+        subject_id: str,
+        predicate: str | None,
+        object_id: str | None,
+        tombstone: Event,
+    ) -> int:
+        """Hard-delete rows, events, embeddings and index entries of the key or subject
+        (as subject or object); returns rows deleted. Leaves ``tombstone``."""
+        ...
+
+    def erase_episodes(self, scope: str, episode_ids: Sequence[str], tombstone: Event) -> int: ...
+
+    # -- reads --------------------------------------------------------------------
+    def rows(self, query: RowQuery) -> list[Fact]: ...
+
+    def changed_rows(
+        self, scope: str, start: datetime, end: datetime, axis: ChangeAxis, known_at: datetime
+    ) -> list[Fact]:
+        """Rows recorded or expired in ``(start, end]`` (axis recorded), or current-belief
+        rows whose valid interval starts or ends in ``(start, end]`` (axis valid)."""
+        ...
+
+    def entity(self, scope: str, entity_id: str) -> Entity | None: ...
+
+    def entities(self, scope: str) -> list[Entity]: ...
+
+    def episodes(
+        self, scope: str, ids: Sequence[str] | None = None, *, session: str | None = None
+    ) -> list[Episode]: ...
+
+    def existing_episode_ids(self, ids: Sequence[str]) -> set[str]: ...
+
+    def events(self, scope: str | None = None) -> Iterator[Event]: ...
+
+    def scopes(self) -> list[str]: ...
+
+    def embeddings(self, owner_ids: Sequence[str]) -> dict[str, list[float]]: ...
+
+    def stats(self) -> dict[str, int]: ...
+
+    def close(self) -> None: ...
+
+
+class WriteSession(Protocol):
+    """An open write: state read under lock, then ``commit(batch)`` or ``rollback()``."""
+
+    def clock(self, scope: str) -> Clock: ...
+
+    def current_rows(self, family: Family) -> list[Fact]: ...
+
+    def commit(self, batch: WriteBatch) -> None: ...
+
+    def rollback(self) -> None: ...

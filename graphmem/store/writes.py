@@ -1,0 +1,295 @@
+"""Turning operations into one atomic ``WriteBatch``, the same way for every backend.
+
+Operations are ``CandidateFact`` values (assert, supersede, retract, correct). For
+each (scope, subject, predicate) family touched, the current rows are read once under
+the backend's lock, every operation is planned with ``KeyState`` (the bitemporal
+logic), and the net effect becomes rows to expire and rows to insert, all stamped with
+one transaction time per scope. If any operation is invalid, nothing is written.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from graphmem.errors import ConflictError, InvalidFactError
+from graphmem.model import CandidateFact, Entity, Episode, Fact, FactInput, normalise_name
+from graphmem.predicates import Predicate, PredicateRegistry
+from graphmem.store.protocol import Backend, Event, Family, WriteBatch
+from graphmem.time.bitemporal import CurrentRow, KeyState
+from graphmem.time.instant import POS_INF, format_instant, now
+from graphmem.time.interval import Interval
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}{uuid.uuid4().hex[:24]}"
+
+
+@dataclass
+class WriteResult:
+    """What a write did. ``recorded_at`` maps each scope to its transaction time."""
+
+    inserted: list[Fact] = field(default_factory=list)
+    expired: list[str] = field(default_factory=list)
+    episodes: int = 0
+    recorded_at: dict[str, datetime] = field(default_factory=dict)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.inserted or self.expired or self.episodes)
+
+
+def as_operation(fact: FactInput) -> CandidateFact:
+    return CandidateFact(
+        op="assert",
+        subject=fact.subject,
+        predicate=fact.predicate,
+        object=fact.object,
+        valid_from=fact.valid_from,
+        valid_to=fact.valid_to,
+        scope=fact.scope,
+        provenance=fact.provenance,
+        confidence=fact.confidence,
+        subject_type=fact.subject_type,
+        object_type=fact.object_type,
+    )
+
+
+class _Family:
+    """The rows of one (scope, subject, predicate) during a write, one KeyState per key."""
+
+    def __init__(self, predicate: Predicate, rows: list[Fact]):
+        self.predicate = predicate
+        self.stored = {row.id: row for row in rows}
+        self.states: dict[str, KeyState] = {}
+        self.last_op = "assert"
+        self.last_op_index = 0  # id() of the last operation on this family
+        self.fact_ids: dict[int, str] = {}
+        self.rows_by_op: dict[int, list[str]] = {}
+        for row in rows:
+            self.state(row.object_id or "").rows.append(
+                CurrentRow(row.id, row.object_id or "", row.valid)
+            )
+        for state in self.states.values():
+            state.rows.sort(key=lambda r: r.valid)
+
+    def state(self, object_id: str) -> KeyState:
+        # A functional key is the whole family; a set-valued key adds the object.
+        key = "" if self.predicate.functional else object_id
+        if key not in self.states:
+            self.states[key] = KeyState([])
+        return self.states[key]
+
+    def all_states(self) -> list[KeyState]:
+        return list(self.states.values())
+
+
+def plan_write(
+    backend: Backend,
+    registry: PredicateRegistry,
+    operations: Sequence[CandidateFact],
+    *,
+    episodes: Sequence[Episode] = (),
+    recorded_at: datetime | None = None,
+    embeddings: dict[str, list[float]] | None = None,
+) -> WriteResult:
+    """Apply ``operations`` (and store ``episodes``) atomically; returns what changed."""
+    predicates = [registry.get(op.predicate) for op in operations]
+    for op, predicate in zip(operations, predicates, strict=True):
+        _validate(op, predicate)
+    families: dict[Family, Predicate] = {}
+    for op, predicate in zip(operations, predicates, strict=True):
+        families[(op.scope, Entity.id_for(op.scope, op.subject), op.predicate)] = predicate
+    scopes = sorted({op.scope for op in operations} | {ep.scope for ep in episodes})
+
+    session = backend.begin(families, scopes)
+    try:
+        batch = WriteBatch(embeddings=dict(embeddings or {}))
+        result = WriteResult(episodes=len(episodes))
+        requested = recorded_at or now()
+        for scope in scopes:
+            batch.clocks[scope] = session.clock(scope).advance(requested)
+            result.recorded_at[scope] = batch.clocks[scope].assigned
+        working = {fam: _Family(pred, session.current_rows(fam)) for fam, pred in families.items()}
+        entities: dict[str, Entity] = {}
+        for op, predicate in zip(operations, predicates, strict=True):
+            family = working[(op.scope, Entity.id_for(op.scope, op.subject), op.predicate)]
+            _apply(op, predicate, family, entities)
+        batch.entities = list(entities.values())
+        batch.episodes = list(episodes)
+        for fam_key, family in working.items():
+            _emit(fam_key, family, batch.clocks[fam_key[0]].assigned, batch, result)
+        batch.events = _events(operations, working, batch)
+        if batch.expire or batch.insert or batch.episodes:
+            session.commit(batch)
+        else:
+            session.rollback()
+            result.recorded_at = {}
+        return result
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def _validate(op: CandidateFact, predicate: Predicate) -> None:
+    where = f"{op.op} {op.subject!r} {op.predicate}"
+    if op.op in ("assert", "supersede") and not op.object:
+        raise InvalidFactError(f"{where}: an object is required")
+    if op.op == "supersede" and not predicate.functional:
+        raise InvalidFactError(
+            f"{where}: supersede needs a functional predicate; {op.predicate!r} is set-valued "
+            "(retract the old member and assert the new one)"
+        )
+    if op.op == "correct" and not predicate.functional and op.wrong_object is None:
+        raise InvalidFactError(f"{where}: correcting a set-valued predicate needs wrong_object")
+    if op.op in ("assert", "correct") and not op.valid_from < op.valid_to:
+        Interval(op.valid_from, op.valid_to)  # raises EmptyIntervalError with the bounds
+    if op.op in ("supersede", "retract") and op.valid_from >= POS_INF:
+        raise InvalidFactError(f"{where}: the change time must be finite")
+    for name in (op.subject, op.object, op.wrong_object):
+        if name is not None and not normalise_name(name):
+            raise InvalidFactError(f"{where}: names must not be blank")
+
+
+def _entity(scope: str, name: str, type_: str) -> Entity:
+    return Entity(
+        id=Entity.id_for(scope, name), scope=scope, name=" ".join(name.split()), type=type_
+    )
+
+
+def _apply(
+    op: CandidateFact, predicate: Predicate, family: _Family, entities: dict[str, Entity]
+) -> None:
+    subject = _entity(op.scope, op.subject, op.subject_type or predicate.subject_type)
+    entities.setdefault(subject.id, subject)
+    obj = None
+    if op.object is not None:
+        obj = _entity(op.scope, op.object, op.object_type or predicate.object_type)
+        entities.setdefault(obj.id, obj)
+    wrong = Entity.id_for(op.scope, op.wrong_object) if op.wrong_object else None
+    origin = (op, subject, obj)
+    family.last_op, family.last_op_index = op.op, id(op)
+    if op.op == "assert":
+        assert obj is not None
+        try:
+            family.state(obj.id).assert_value(obj.id, Interval(op.valid_from, op.valid_to), origin)
+        except ConflictError as exc:
+            message = _names(exc, family, entities)
+            raise ConflictError(f"{op.subject} {op.predicate}: {message}") from None
+    elif op.op == "supersede":
+        assert obj is not None
+        family.state(obj.id).supersede(obj.id, op.valid_from, origin)
+    elif op.op == "retract":
+        target = obj.id if obj is not None else None
+        states = (
+            [family.state(target)] if target and not predicate.functional else family.all_states()
+        )
+        for state in states:
+            state.retract(op.valid_from, target)
+    elif op.op == "correct":
+        window = Interval(op.valid_from, op.valid_to)
+        states = (
+            [family.state(wrong)] if wrong and not predicate.functional else family.all_states()
+        )
+        removed = [piece for state in states for piece in state.correct(window, wrong)]
+        if obj is not None:
+            for piece in removed:
+                family.state(obj.id).put(obj.id, piece, replace=True, origin=origin)
+
+
+def _names(exc: ConflictError, family: _Family, entities: dict[str, Entity]) -> str:
+    """The conflict message with entity ids replaced by the names users wrote."""
+    message = str(exc)
+    names = {row.object_id: row.object for row in family.stored.values()}
+    names.update({e.id: e.name for e in entities.values()})
+    for ident, name in names.items():
+        if ident:
+            message = message.replace(repr(ident), repr(name))
+    return message
+
+
+def _emit(
+    fam_key: Family, family: _Family, tx: datetime, batch: WriteBatch, result: WriteResult
+) -> None:
+    """Turn the family's net plan into rows: leftovers copy their source, new facts their op."""
+    scope, subject_id, predicate_name = fam_key
+    ended_by = _ENDED_BY[family.last_op]
+    for state in family.all_states():
+        plan = state.plan()
+        for row_id in plan.expire:
+            batch.expire.append((row_id, tx, ended_by))
+            result.expired.append(row_id)
+        for new in plan.insert:
+            if new.source is not None:
+                row = family.stored[new.source].model_copy(
+                    update={
+                        "id": new_id("r_"),
+                        "valid_from": new.valid.start,
+                        "valid_to": new.valid.end,
+                        "recorded_at": tx,
+                        "expired_at": POS_INF,
+                        "expired_by": None,
+                    }
+                )
+                family.rows_by_op.setdefault(family.last_op_index, []).append(row.id)
+            else:
+                op, subject, obj = new.origin  # type: ignore[misc]
+                row = Fact(
+                    id=new_id("r_"),
+                    fact_id=family.fact_ids.setdefault(id(op), new_id("f_")),
+                    scope=scope,
+                    subject=subject.name,
+                    subject_id=subject_id,
+                    predicate=predicate_name,
+                    object=obj.name,
+                    object_id=obj.id,
+                    text=family.predicate.render(subject.name, obj.name),
+                    valid_from=new.valid.start,
+                    valid_to=new.valid.end,
+                    recorded_at=tx,
+                    provenance=op.provenance,
+                    confidence=op.confidence,
+                )
+                family.rows_by_op.setdefault(id(op), []).append(row.id)
+            batch.insert.append(row)
+            result.inserted.append(row)
+
+
+def _events(
+    operations: Sequence[CandidateFact], working: dict[Family, _Family], batch: WriteBatch
+) -> list[Event]:
+    """One event per operation, naming the rows it wrote (leftovers go to the last one)."""
+    events = []
+    for op in operations:
+        subject_id = Entity.id_for(op.scope, op.subject)
+        family = working[(op.scope, subject_id, op.predicate)]
+        row_ids = family.rows_by_op.pop(id(op), [])
+        events.append(
+            Event(
+                scope=op.scope,
+                recorded_at=batch.clocks[op.scope].assigned,
+                op=op.op,
+                subject_id=subject_id,
+                predicate=op.predicate,
+                object_id=Entity.id_for(op.scope, op.object) if op.object else None,
+                payload=op.model_dump_json(),
+                row_ids=tuple(row_ids),
+            )
+        )
+    return events
+
+
+# The operation that ends a row names how it ended; a row is only ever ended once.
+_ENDED_BY = {
+    "assert": "superseded",
+    "supersede": "superseded",
+    "retract": "retracted",
+    "correct": "corrected",
+}
+
+
+def describe_op(op: CandidateFact) -> str:
+    at = format_instant(op.valid_from)
+    return f"{op.op} {op.subject} {op.predicate} {op.object or ''} @ {at}".strip()

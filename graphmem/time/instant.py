@@ -1,0 +1,115 @@
+"""Instants: timezone-aware points in time, normalised to UTC, microsecond resolution.
+
+Open interval ends are the sentinels ``NEG_INF`` and ``POS_INF`` (never ``None``), so
+every comparison is total and no query has to special-case nulls.
+
+>>> to_instant("2024-03-01T12:00:00+01:00")
+datetime.datetime(2024, 3, 1, 11, 0, tzinfo=datetime.timezone.utc)
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta, tzinfo
+
+from dateutil import parser as date_parser
+from dateutil import tz as date_tz
+
+from graphmem.errors import InvalidTimeError
+
+NEG_INF = datetime.min.replace(tzinfo=UTC)
+POS_INF = datetime.max.replace(tzinfo=UTC)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+ONE_MICROSECOND = timedelta(microseconds=1)
+
+TimeLike = datetime | date | str | int | float
+
+
+def is_infinite(t: datetime) -> bool:
+    return t == NEG_INF or t == POS_INF
+
+
+def resolve_tz(tz: str | tzinfo | None) -> tzinfo:
+    """A tzinfo from a name like ``"Europe/Berlin"``; ``None`` means UTC."""
+    if tz is None:
+        return UTC
+    if isinstance(tz, tzinfo):
+        return tz
+    found = date_tz.gettz(tz)
+    if found is None:
+        raise InvalidTimeError(f"unknown time zone {tz!r}")
+    return found
+
+
+def now() -> datetime:
+    """The wall clock, in UTC, truncated to the store's resolution (microseconds)."""
+    return datetime.now(UTC)
+
+
+def to_instant(value: TimeLike, *, tz: str | tzinfo | None = None, field: str = "time") -> datetime:
+    """Normalise ``value`` to an aware UTC datetime.
+
+    - aware ``datetime``: converted to UTC;
+    - naive ``datetime``: rejected (a naive object is ambiguous; attach a tzinfo);
+    - ``date`` or a string without an offset: localised in ``tz`` (default UTC), the
+      explicit, documented zone of the caller;
+    - ``int``/``float``: seconds since the Unix epoch;
+    - the strings ``"-inf"``/``"inf"`` (and ``"+inf"``): the open-end sentinels.
+    """
+    zone = resolve_tz(tz)
+    if isinstance(value, datetime):
+        if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
+            raise InvalidTimeError(
+                f"{field}: naive datetime {value.isoformat()} has no time zone; "
+                "pass an aware datetime (e.g. datetime(..., tzinfo=timezone.utc))"
+            )
+        return value.astimezone(UTC)
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day, tzinfo=zone).astimezone(UTC)
+    if isinstance(value, bool):
+        raise InvalidTimeError(f"{field}: expected a time, got a boolean")
+    if isinstance(value, int | float):
+        try:
+            return EPOCH + timedelta(seconds=value)
+        except (OverflowError, ValueError) as exc:
+            raise InvalidTimeError(f"{field}: epoch seconds {value!r} out of range") from exc
+    if isinstance(value, str):
+        text = value.strip()
+        lowered = text.lower()
+        if lowered in {"inf", "+inf", "infinity", "+infinity", "forever"}:
+            return POS_INF
+        if lowered in {"-inf", "-infinity"}:
+            return NEG_INF
+        if not text:
+            raise InvalidTimeError(f"{field}: empty time string")
+        try:
+            parsed = date_parser.isoparse(text)
+        except (ValueError, OverflowError):
+            try:
+                parsed = date_parser.parse(text)
+            except (ValueError, OverflowError) as exc:
+                raise InvalidTimeError(f"{field}: cannot read {value!r} as a time") from exc
+        if parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=zone)
+        return parsed.astimezone(UTC)
+    raise InvalidTimeError(
+        f"{field}: expected a datetime, date or string, got {type(value).__name__}"
+    )
+
+
+def to_micros(t: datetime) -> int:
+    """Microseconds since the epoch: the integer form both backends can index."""
+    delta = t - EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def from_micros(us: int) -> datetime:
+    return EPOCH + timedelta(microseconds=us)
+
+
+def format_instant(t: datetime) -> str:
+    """ISO 8601 in UTC, with ``-inf``/``inf`` for the sentinels."""
+    if t == NEG_INF:
+        return "-inf"
+    if t == POS_INF:
+        return "inf"
+    return t.astimezone(UTC).isoformat().replace("+00:00", "Z")

@@ -1,0 +1,69 @@
+"""Shared fixtures. Store tests run against every backend through ``memory_factory``.
+
+The Neo4j backend needs a running Neo4j: ``scripts/neo4j/start.sh`` (the README's test
+command starts it) and ``GRAPHMEM_NEO4J_URI``. When that variable is unset the Neo4j
+parameter is skipped locally, but in CI (``CI=true``) a missing Neo4j fails loudly.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from graphmem import Memory
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+BACKENDS = ["embedded", "neo4j"]
+
+
+def neo4j_uri() -> str | None:
+    return os.environ.get("GRAPHMEM_NEO4J_URI")
+
+
+def require_neo4j() -> str:
+    uri = neo4j_uri()
+    if uri is None:
+        if os.environ.get("CI"):
+            pytest.fail("GRAPHMEM_NEO4J_URI is not set in CI: the test Neo4j did not start")
+        pytest.skip("no test Neo4j (run scripts/neo4j/start.sh and set GRAPHMEM_NEO4J_URI)")
+    return uri
+
+
+MemoryFactory = Callable[[], Memory]
+
+
+@pytest.fixture(params=BACKENDS)
+def memory_factory(request, tmp_path) -> Iterator[MemoryFactory]:
+    """Opens (and re-opens) one fresh store of the parametrised backend."""
+    opened: list[Memory] = []
+    if request.param == "embedded":
+        path = tmp_path / "memory.db"
+
+        def factory() -> Memory:
+            opened.append(Memory.open(path))
+            return opened[-1]
+    else:
+        uri = require_neo4j()
+
+        def factory() -> Memory:
+            mem = Memory.open(uri)
+            if not opened:  # Community Neo4j has one database: start each test empty
+                mem.backend.drop_all()
+            opened.append(mem)
+            return mem
+
+    yield factory
+    for mem in opened:
+        try:
+            mem.close()
+        except Exception:  # noqa: BLE001 - already closed by the test
+            pass
+
+
+@pytest.fixture
+def memory(memory_factory) -> Memory:
+    return memory_factory()
