@@ -175,7 +175,7 @@ def render_query_in_browser(
             page.goto(url, wait_until="domcontentloaded")
 
             # Connected (auth disabled: automatic), or the connect form to submit.
-            connected = page.get_by_text("Connected to Neo4j")
+            connected = page.get_by_text("Connected to Neo4j", exact=True).first
             connect_btn = page.locator('[data-testid="connect"]')
             connected.or_(connect_btn).first.wait_for(state="visible")
             if not connected.is_visible():
@@ -233,3 +233,34 @@ def render_query_in_browser(
             return result
         finally:
             ctx.close()
+
+
+SMOKE_SEED = (
+    "MERGE (a:Person {name: 'Alice'}) MERGE (b:Place {name: 'Berlin'}) MERGE (a)-[:LIVES_IN]->(b)"
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Smoke check: python tests/browser_driver.py [--seed] [--query Q] [--out PNG]."""
+    import argparse
+    import json
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--browser", default="http://127.0.0.1:7474/browser/")
+    ap.add_argument("--bolt", default="neo4j://127.0.0.1:7687")
+    ap.add_argument("--query", default="MATCH p=()-->() RETURN p")
+    ap.add_argument("--out", default="artifacts/browser-smoke.png")
+    ap.add_argument("--seed", action="store_true", help=f"first run: {SMOKE_SEED}")
+    ns = ap.parse_args(argv)
+    if ns.seed:
+        from neo4j import GraphDatabase
+
+        with GraphDatabase.driver(ns.bolt, auth=None) as driver:
+            driver.execute_query(SMOKE_SEED)
+    seen = render_query_in_browser(ns.browser, ns.bolt, ns.query, ns.out)
+    print(json.dumps(seen, indent=2))
+    return 0 if seen["node_count"] and not seen["error"] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

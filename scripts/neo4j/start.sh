@@ -84,14 +84,19 @@ else
     for jar in "${jars[@]}"; do [[ -f "$jar" ]] || { need_cp=1; break; }; done
 fi
 if [[ "$need_cp" == 1 ]]; then
-    echo "resolving Neo4j jars with Maven (first run downloads ~150 MB into ~/.m2) ..."
+    echo "resolving Neo4j jars with Maven (first run downloads ~190 MB into ~/.m2) ..."
     mkdir -p "$SCRIPT_DIR/target"
-    mvn -q -B -Dstyle.color=never -f "$SCRIPT_DIR/pom.xml" dependency:build-classpath \
-        -Dmdep.outputFile="$CP_FILE.tmp" -Dmdep.includeScope=runtime
+    if ! mvn -B -Dstyle.color=never -f "$SCRIPT_DIR/pom.xml" dependency:build-classpath \
+        -Dmdep.outputFile="$CP_FILE.tmp" -Dmdep.includeScope=runtime >"$STATE_DIR/mvn.log" 2>&1; then
+        echo "maven failed; last lines of $STATE_DIR/mvn.log:" >&2
+        tail -n 40 "$STATE_DIR/mvn.log" >&2
+        exit 1
+    fi
     mv "$CP_FILE.tmp" "$CP_FILE"
 fi
 
 [[ -f "$LOG_FILE" ]] && mv -f "$LOG_FILE" "$LOG_FILE.prev"
+: >"$LOG_FILE"
 start_ts=$(date +%s.%N)
 
 # stdin/stdout/stderr are detached so callers that capture our output do not hang.
@@ -106,7 +111,7 @@ nohup "$JAVA" \
     -Dlog4j2.disable.jmx=true \
     -cp "$(cat "$CP_FILE")" \
     "$SCRIPT_DIR/Launcher.java" "$HOME_DIR" \
-    </dev/null >"$LOG_FILE" 2>&1 &
+    </dev/null >>"$LOG_FILE" 2>&1 &
 pid=$!
 echo "$pid" >"$PID_FILE"
 
