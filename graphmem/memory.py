@@ -21,7 +21,10 @@ from typing import Any, Literal
 
 from graphmem.errors import InvalidFactError
 from graphmem.history import changes as change_view
-from graphmem.history import status_of, timeline as timeline_view
+from graphmem.ingest import LoadReport
+from graphmem.ingest import load as load_log
+from graphmem.history import status_of
+from graphmem.history import timeline as timeline_view
 from graphmem.model import (
     DEFAULT_SCOPE,
     CandidateFact,
@@ -32,11 +35,14 @@ from graphmem.model import (
     FactInput,
     Provenance,
     TimelineEntry,
+    text_owner,
 )
 from graphmem.predicates import PredicateRegistry
 from graphmem.store import open_backend
 from graphmem.store.protocol import Backend, Event, RowQuery
-from graphmem.store.writes import WriteResult, as_operation, plan_write
+from graphmem.retrieval.embedder import Embedder, default_embedder
+from graphmem.retrieval.hybrid import Retriever, SearchResult, Weights
+from graphmem.store.writes import WriteGroup, WriteResult, as_operation, plan_write
 from graphmem.time.instant import NEG_INF, POS_INF, TimeLike, now, to_instant
 
 When = TimeLike | None
@@ -58,10 +64,21 @@ class Memory:
         *,
         registry: PredicateRegistry | None = None,
         tz: str | tzinfo | None = None,
+        embedder: Embedder | Literal["default"] | None = "default",
+        weights: Weights | None = None,
     ):
         self.backend = backend
         self.registry = registry or PredicateRegistry.with_builtins()
         self.tz = tz
+        self._embedder = embedder
+        self.weights = weights or Weights()
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedding model (loaded on first use); ``None`` turns vectors off."""
+        if self._embedder == "default":
+            self._embedder = default_embedder()
+        return self._embedder  # type: ignore[return-value]
 
     @classmethod
     def open(
@@ -70,6 +87,8 @@ class Memory:
         *,
         registry: PredicateRegistry | None = None,
         tz: str | tzinfo | None = None,
+        embedder: Embedder | Literal["default"] | None = "default",
+        weights: Weights | None = None,
         **backend_options: Any,
     ) -> Memory:
         """Open a store: a file path (embedded) or a Neo4j URI (``neo4j://host:7687``).
@@ -77,7 +96,8 @@ class Memory:
         >>> Memory.open("memory.db")  # doctest: +SKIP
         >>> Memory.open("neo4j://localhost:7687", auth=("neo4j", "pw"))  # doctest: +SKIP
         """
-        return cls(open_backend(target, **backend_options), registry=registry, tz=tz)
+        backend = open_backend(target, **backend_options)
+        return cls(backend, registry=registry, tz=tz, embedder=embedder, weights=weights)
 
     def close(self) -> None:
         self.backend.close()
@@ -111,14 +131,54 @@ class Memory:
     ) -> WriteResult:
         """Apply several operations (and store episodes) atomically: all or nothing."""
         tx = self._time(recorded_at, "recorded_at", now()) if recorded_at is not None else None
+        return self.write([WriteGroup(operations, episodes, tx)], embeddings=embeddings)
+
+    def write(
+        self,
+        groups: Sequence[WriteGroup],
+        *,
+        embeddings: dict[str, list[float]] | None = None,
+        lenient: bool = False,
+    ) -> WriteResult:
+        """Apply groups of operations, each with its own transaction time, atomically.
+        Texts of new facts and episodes are embedded first (outside any lock)."""
+        if embeddings is None:
+            embeddings = self._embed_groups(groups)
         return plan_write(
-            self.backend,
-            self.registry,
-            operations,
-            episodes=episodes,
-            recorded_at=tx,
-            embeddings=embeddings,
+            self.backend, self.registry, groups, embeddings=embeddings, lenient=lenient
         )
+
+    def _embed_groups(self, groups: Sequence[WriteGroup]) -> dict[str, list[float]]:
+        if self.embedder is None:
+            return {}
+        owners: dict[str, str] = {}
+        for group in groups:
+            for op in group.operations:
+                if op.object is None or op.op == "retract" or op.predicate not in self.registry:
+                    continue
+                text = self.registry.get(op.predicate).render(
+                    " ".join(op.subject.split()), " ".join(op.object.split())
+                )
+                owners[text_owner(op.scope, text)] = text
+            for episode in group.episodes:
+                owners[episode.id] = episode.text
+        if not owners:
+            return {}
+        vectors = self.embedder.embed(list(owners.values()))
+        return {owner: vector.tolist() for owner, vector in zip(owners, vectors, strict=True)}
+
+    def add_episodes(self, episodes: Sequence[Episode], *, recorded_at: When = None) -> WriteResult:
+        """Store conversation turns (searchable even when no fact is extracted from them).
+        Turns already stored are skipped, so adding the same turns twice adds nothing.
+        Each turn is recorded at its own timestamp unless ``recorded_at`` is given."""
+        fresh = [
+            e
+            for e in episodes
+            if e.id not in self.backend.existing_episode_ids([e.id for e in episodes])
+        ]
+        fresh.sort(key=lambda e: e.timestamp)
+        tx = self._time(recorded_at, "recorded_at", now()) if recorded_at is not None else None
+        return self.write([WriteGroup((), [e], tx or e.timestamp) for e in fresh])
 
     def _op(
         self, op: str, subject: str, predicate: str, obj: str | None, **fields: Any
@@ -336,3 +396,66 @@ class Memory:
 
     def stats(self) -> dict[str, int]:
         return self.backend.stats()
+
+    def load(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        format: str | None = None,
+        scope: str = DEFAULT_SCOPE,
+        extractor: Any = "rules",
+        batch_size: int = 256,
+        skip_bad: bool = False,
+        progress: Any = None,
+    ) -> LoadReport:
+        """Load a conversation log (format auto-detected) or a facts file.
+
+        Every turn becomes an episode; the extractor (default: the offline rule-based
+        one; ``None`` for none) turns statements into facts. Loading is idempotent and
+        commits in batches of ``batch_size`` records.
+
+        >>> report = mem.load("chat.jsonl", scope="alice")  # doctest: +SKIP
+        >>> report.episodes_added  # doctest: +SKIP
+        """
+        if extractor == "rules":
+            from graphmem.extraction.rules import RuleExtractor
+
+            extractor = RuleExtractor()
+        return load_log(
+            self, path, format=format, scope=scope, extractor=extractor,
+            batch_size=batch_size, skip_bad=skip_bad, progress=progress,
+        )  # fmt: skip
+
+    # -- retrieval ---------------------------------------------------------------------
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        as_of: When = None,
+        known_at: When = None,
+        reference: When = None,
+        history: bool = False,
+        scope: str = DEFAULT_SCOPE,
+        weights: Weights | None = None,
+    ) -> SearchResult:
+        """Hybrid search over facts and episodes, filtered by scope and time mode first.
+
+        ``reference`` is the question's date (default now): time phrases in the query
+        ("in March 2024", "last week") are resolved against it and narrow the window.
+        ``history=True`` also returns superseded / corrected / retracted facts, marked.
+
+        >>> mem.search("where does Alice live", scope="alice").facts[0].fact.object  # doctest: +SKIP
+        'Berlin'
+        """
+        ref = self._time(reference, "reference", now())
+        return Retriever(self.backend, self.embedder, weights or self.weights).search(
+            query,
+            scope=scope,
+            k=k,
+            as_of=self._time(as_of, "as_of", now()) if as_of is not None else None,
+            known_at=self._time(known_at, "known_at", POS_INF),
+            reference=ref,
+            history=history,
+            tz=self.tz,
+        )

@@ -39,6 +39,11 @@ def stable_id(*parts: str, prefix: str = "") -> str:
     return f"{prefix}{digest}"
 
 
+def text_owner(scope: str, text: str) -> str:
+    """The id an embedding of ``text`` is stored under: one vector per distinct text."""
+    return stable_id(scope, text, prefix="tx_")
+
+
 def normalise_name(name: str) -> str:
     """The matching form of a name: case-folded, whitespace collapsed."""
     return " ".join(name.split()).casefold()

@@ -212,7 +212,9 @@ def _read_failure(exc: BaseException) -> str:
 _READ_ERRORS = (OSError, EOFError, zlib.error, UnicodeDecodeError)
 
 
-def iter_lines(path: Path, reporter: Reporter, *, newline: str | None = None) -> Iterator[tuple[int, str]]:
+def iter_lines(
+    path: Path, reporter: Reporter, *, newline: str | None = None
+) -> Iterator[tuple[int, str]]:
     """(line number, line without its end-of-line) for each line, streaming.
 
     A read failure midway (truncated gzip, bad UTF-8) is reported at the line it hit,
@@ -269,8 +271,11 @@ class JsonItem:
 
 
 _IN_STRING = re.compile(r'["\\]')
-_AT_TOP = re.compile(r'[",\[\]{}]')
-_NESTED = re.compile(r'["\[\]{}]')
+# Runs of text that cannot change the nesting: anything but quotes and brackets (and, at
+# the top level, commas), and complete strings. One regex call skips a whole run.
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+_RUN_AT_TOP = re.compile(rf'(?:[^"\[\]{{}},]+|{_STRING})*')
+_RUN_NESTED = re.compile(rf'(?:[^"\[\]{{}}]+|{_STRING})*')
 
 
 class _ArraySplitter:
@@ -325,12 +330,13 @@ class _ArraySplitter:
                         escaped = True
                         pos = n
                     continue
-                m = (_AT_TOP if depth == 0 else _NESTED).search(chunk, pos)
-                if m is None:
+                run = (_RUN_AT_TOP if depth == 0 else _RUN_NESTED).match(chunk, pos)
+                pos = run.end()
+                if pos >= n:
                     break
-                char = m.group()
-                pos = m.end()
-                if char == '"':
+                char = chunk[pos]
+                pos += 1
+                if char == '"':  # a string that goes on in the next chunk
                     in_string = True
                 elif char in "[{":
                     depth += 1
@@ -339,7 +345,7 @@ class _ArraySplitter:
                 elif char == "}":
                     continue  # stray brace: the element's parser reports it
                 else:  # "," or the closing "]"
-                    parts.append(chunk[seg : m.start()])
+                    parts.append(chunk[seg : pos - 1])
                     text = "".join(parts)
                     parts = []
                     seg = pos
@@ -379,7 +385,9 @@ def _decode_items(splitter: _ArraySplitter, reporter: Reporter) -> Iterator[Json
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
-            reporter.error(f"invalid JSON: {exc.msg} (column {exc.colno})", raw_line + exc.lineno - 1)
+            reporter.error(
+                f"invalid JSON: {exc.msg} (column {exc.colno})", raw_line + exc.lineno - 1
+            )
             continue
         yield JsonItem(start_line, value)
 
@@ -425,8 +433,10 @@ def iter_json_items(path: Path, reporter: Reporter) -> Iterator[JsonItem]:
             if splitter.closed:
                 rest = itertools.chain([splitter.rest], _chunks(fh, "", counter))
                 for chunk in rest:
-                    if chunk.strip():
-                        reporter.error("unexpected data after the end of the JSON list", splitter.line)
+                    body = chunk.lstrip()
+                    if body:
+                        line = splitter.line + chunk.count("\n", 0, len(chunk) - len(body))
+                        reporter.error("unexpected data after the end of the JSON list", line)
                         break
                     splitter.line += chunk.count("\n")
     except _READ_ERRORS as exc:
@@ -454,7 +464,11 @@ _DEFAULT_B = datetime(1908, 2, 2)
 
 
 def parse_time(
-    value: Any, tz: tzinfo | str | None = None, *, field: str = "timestamp", allow_infinite: bool = False
+    value: Any,
+    tz: tzinfo | str | None = None,
+    *,
+    field: str = "timestamp",
+    allow_infinite: bool = False,
 ) -> datetime:
     """An aware UTC instant from a log value (see the module notes); RecordError if not."""
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -502,7 +516,13 @@ def _parse_loose(text: str, field: str) -> datetime:
 
 
 def make_zone_time(
-    tz: tzinfo | None, year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0
+    tz: tzinfo | None,
+    year: int,
+    month: int,
+    day: int,
+    hour: int = 0,
+    minute: int = 0,
+    second: int = 0,
 ) -> datetime:
     """A wall-clock time in ``tz`` (default UTC), as a UTC instant; RecordError if invalid."""
     try:
@@ -526,14 +546,16 @@ def text_of(value: Any) -> str | None:
     if isinstance(value, int | float):
         return str(value)
     if isinstance(value, dict):
-        if "type" in value and value["type"] not in _TEXT_PART_TYPES:
-            return ""
         for key in ("text", "content", "value"):
             if key in value:
                 return text_of(value[key])
         return None
-    if isinstance(value, list):
-        texts = [text_of(part) for part in value]
+    if isinstance(value, list):  # content parts: keep the text ones
+        texts = [
+            text_of(part)
+            for part in value
+            if not (isinstance(part, dict) and part.get("type", "text") not in _TEXT_PART_TYPES)
+        ]
         return "\n".join(t for t in texts if t)
     return None
 
@@ -620,9 +642,7 @@ def _fact_string(data: dict[str, Any], key: str, *, required: bool) -> str | Non
     raise RecordError(f"{key}: expected a string, got {type(value).__name__}")
 
 
-def make_fact(
-    data: dict[str, Any], *, scope: str, tz: tzinfo | None, source: str
-) -> FactInput:
+def make_fact(data: dict[str, Any], *, scope: str, tz: tzinfo | None, source: str) -> FactInput:
     """A FactInput from a row/object with subject, predicate, object, and optionally
     valid_from / valid_to (empty or missing = open end; ``from``/``to`` are aliases),
     scope (overrides the loader's), confidence (default 1), subject_type, object_type."""
@@ -699,9 +719,7 @@ def detect(path: Path | str) -> Loader:
         loader = get_loader(name)
         if loader.sniff(path, head):
             return loader
-    raise load_error(
-        f"cannot tell the log format; pass format= one of: {', '.join(FORMATS)}", path
-    )
+    raise load_error(f"cannot tell the log format; pass format= one of: {', '.join(FORMATS)}", path)
 
 
 def iter_records(

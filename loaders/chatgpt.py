@@ -135,7 +135,9 @@ class ChatGPTLoader:
             return
         session = conv.get("conversation_id") or conv.get("id")
         if not isinstance(session, str) or not session.strip():
-            session = stable_id(str(conv.get("title")), str(conv.get("create_time")), prefix="chatgpt_")
+            session = stable_id(
+                str(conv.get("title")), str(conv.get("create_time")), prefix="chatgpt_"
+            )
         try:
             branch = active_branch(mapping, conv.get("current_node"))
         except RecordError as exc:

@@ -88,7 +88,9 @@ class ClaudeLoader:
             return
         session = conv.get("uuid")
         if not isinstance(session, str) or not session.strip():
-            session = stable_id(str(conv.get("name")), str(conv.get("created_at")), prefix="claude_")
+            session = stable_id(
+                str(conv.get("name")), str(conv.get("created_at")), prefix="claude_"
+            )
         last_time: datetime | None = None
         if conv.get("created_at") is not None:
             try:

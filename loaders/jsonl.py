@@ -118,7 +118,7 @@ def turn_from_object(
         raise RecordError(f"{found[0]}: expected text, got {type(found[1]).__name__}")
     speaker = None
     for key in SPEAKER_KEYS:
-        if key in data:
+        if data.get(key) is not None:
             speaker = _speaker_name(data[key])
             if speaker is None:
                 raise RecordError(f"{key}: expected a speaker name, got {data[key]!r}")

@@ -18,8 +18,9 @@ Dates are ``d/m/y`` or ``m/d/y`` (separator ``/``, ``.`` or ``-``; 2- or 4-digit
   pass the exporting phone's zone.
 - A message runs on over the following lines until the next message line.
 - Lines without ``Name:`` after the date (encryption notice, "Alice joined",
-  "You changed the subject") are system lines and are skipped, as are media
-  placeholders (``<Media omitted>``, ``image omitted``, ``<attached: ...>``) and
+  "You changed the subject") are system lines and are skipped, as are iOS lines whose
+  text opens with the invisible mark U+200E (how iOS writes notices and attachments),
+  media placeholders (``<Media omitted>``, ``image omitted``, ``<attached: ...>``) and
   deleted messages; a trailing ``<This message was edited>`` is removed.
 - session = the file's stem (``WhatsApp Chat with Alice``); speaker = the name as
   written; no role; line = the message's first line.
@@ -85,6 +86,8 @@ _PLACEHOLDERS = {
 }
 _ATTACHED = re.compile(r"^<attached: [^>]*>$", re.IGNORECASE)
 _EDITED = "<This message was edited>"
+# iOS writes notices and attachments as "Name: \u200e<text>": a mark opens the text.
+_IOS_NOTICE = re.compile(r"^\u200e?\[[^\]]*\]\s*[^:]{1,100}?:\s*\u200e")
 
 
 def header(line: str) -> re.Match[str] | None:
@@ -191,7 +194,7 @@ class WhatsAppLoader:
                 reporter.error(str(exc), lineno)
                 continue
             author = _AUTHOR.match(m["rest"])
-            if author is None:
+            if author is None or _IOS_NOTICE.match(raw):
                 continue  # a system line
             current = (lineno, timestamp, author["name"].strip(), [author["text"] or ""])
         if current is not None:

@@ -58,7 +58,8 @@ _PASTE_JS = """
   ta.focus();
   const dt = new DataTransfer();
   dt.setData('text/plain', text);
-  ta.dispatchEvent(new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true}));
+  ta.dispatchEvent(new ClipboardEvent('paste',
+      {clipboardData: dt, bubbles: true, cancelable: true}));
 }
 """
 
@@ -109,7 +110,9 @@ def find_chromium() -> str:
         path = shutil.which(name)
         if path:
             return path
-    raise FileNotFoundError("no Chromium found: apt-get install -y chromium (or set GRAPHMEM_CHROMIUM)")
+    raise FileNotFoundError(
+        "no Chromium found: apt-get install -y chromium (or set GRAPHMEM_CHROMIUM)"
+    )
 
 
 def browser_url_with_params(browser_url: str, bolt_url: str, db: str | None = None) -> str:
@@ -154,7 +157,10 @@ def render_query_in_browser(
     shot = Path(screenshot_path)
     shot.parent.mkdir(parents=True, exist_ok=True)
 
-    with tempfile.TemporaryDirectory(prefix="graphmem-chromium-") as user_data_dir, sync_playwright() as pw:
+    with (
+        tempfile.TemporaryDirectory(prefix="graphmem-chromium-") as user_data_dir,
+        sync_playwright() as pw,
+    ):
         ctx = pw.chromium.launch_persistent_context(
             user_data_dir,
             executable_path=find_chromium(),
@@ -166,9 +172,11 @@ def render_query_in_browser(
             # The network is closed: fail fast on fonts/telemetry instead of waiting.
             ctx.route(
                 "**/*",
-                lambda route: route.continue_()
-                if route.request.url.startswith(_LOCAL_PREFIXES)
-                else route.abort(),
+                lambda route: (
+                    route.continue_()
+                    if route.request.url.startswith(_LOCAL_PREFIXES)
+                    else route.abort()
+                ),
             )
             page = ctx.pages[0] if ctx.pages else ctx.new_page()
             page.set_default_timeout(timeout_ms)
@@ -216,14 +224,17 @@ def render_query_in_browser(
                             break
                 time.sleep(0.25)
             if snap is None:
-                raise TimeoutError(f"Neo4j Browser showed no result frame for {cypher!r} within {timeout_s}s")
+                raise TimeoutError(
+                    f"Neo4j Browser showed no result frame for {cypher!r} within {timeout_s}s"
+                )
 
             if full_page:
                 page.screenshot(path=str(shot), full_page=True)
             else:
                 page.locator('[data-testid="frame"]').first.screenshot(path=str(shot))
 
-            result = {k: v for k, v in snap.items() if k not in ("node_transforms", "loaded", "running")}
+            internal = ("node_transforms", "loaded", "running")
+            result = {k: v for k, v in snap.items() if k not in internal}
             result.update(
                 screenshot_path=str(shot),
                 url=url,

@@ -44,13 +44,13 @@ def memory_factory(request, tmp_path) -> Iterator[MemoryFactory]:
         path = tmp_path / "memory.db"
 
         def factory() -> Memory:
-            opened.append(Memory.open(path))
+            opened.append(Memory.open(path, embedder=None))
             return opened[-1]
     else:
         uri = require_neo4j()
 
         def factory() -> Memory:
-            mem = Memory.open(uri)
+            mem = Memory.open(uri, embedder=None)
             if not opened:  # Community Neo4j has one database: start each test empty
                 mem.backend.drop_all()
             opened.append(mem)

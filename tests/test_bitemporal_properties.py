@@ -103,8 +103,8 @@ class BitemporalMachine(RuleBasedStateMachine):
 
     def _open(self):
         if self.backend == "neo4j":
-            return Memory.open(self._neo4j_uri)
-        return Memory.open(self.tmp)
+            return Memory.open(self._neo4j_uri, embedder=None)
+        return Memory.open(self.tmp, embedder=None)
 
     # -- helpers ---------------------------------------------------------------------
     def _next_tx(self):

@@ -62,10 +62,7 @@ _KEYWORD = re.compile(
 )
 # Words that follow "password is" without being a password.
 _NOT_A_VALUE = frozenset(
-    "the a an my your his her our their this that it too not wrong incorrect correct expired "
-    "weak strong secure insecure long short hard easy simple on in at saved stored written "
-    "still also very really so same different new old required needed missing invalid "
-    "case-sensitive changed reset locked what where".split()
+    ["the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "it", "too", "not", "wrong", "incorrect", "correct", "expired", "weak", "strong", "secure", "insecure", "long", "short", "hard", "easy", "simple", "on", "in", "at", "saved", "stored", "written", "still", "also", "very", "really", "so", "same", "different", "new", "old", "required", "needed", "missing", "invalid", "case-sensitive", "changed", "reset", "locked", "what", "where"]
 )
 _PIN_VALUE = re.compile(r"^\d{4,8}$")
 

@@ -14,6 +14,7 @@ and catches up incrementally when another process commits (``PRAGMA data_version
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sqlite3
@@ -27,8 +28,9 @@ import networkx as nx
 import numpy as np
 
 from graphmem.errors import StoreError
-from graphmem.model import Entity, Episode, Fact, Provenance
-from graphmem.store.protocol import ChangeAxis, Event, Family, RowQuery, WriteBatch
+from graphmem.model import Entity, Episode, Fact, Provenance, normalise_name, text_owner
+from graphmem.retrieval.search_table import SearchFilter, SearchTable
+from graphmem.store.protocol import ChangeAxis, Event, Family, RowQuery, SearchTarget, WriteBatch
 from graphmem.time.bitemporal import Clock, believed_at, valid_at
 from graphmem.time.instant import NEG_INF, POS_INF, from_micros, to_micros
 
@@ -73,6 +75,12 @@ _ROW_COLUMNS = (
 )
 
 
+@functools.lru_cache(maxsize=4096)
+def _provenance(text: str) -> Provenance:
+    # Many rows share a provenance (one turn, one loader): parse each distinct one once.
+    return Provenance.model_validate_json(text)
+
+
 def _row_to_fact(r: tuple) -> Fact:
     return Fact.model_construct(
         id=r[0],
@@ -89,7 +97,7 @@ def _row_to_fact(r: tuple) -> Fact:
         recorded_at=from_micros(r[11]),
         expired_at=from_micros(r[12]),
         expired_by=r[13],
-        provenance=Provenance.model_validate_json(r[14]),
+        provenance=_provenance(r[14]),
         confidence=r[15],
     )
 
@@ -101,6 +109,9 @@ def _fact_params(f: Fact, changed: int) -> tuple:
         to_micros(f.expired_at), f.expired_by, f.provenance.model_dump_json(exclude_defaults=True),
         f.confidence, changed,
     )  # fmt: skip
+
+
+_EPISODE_COLUMNS = "id, scope, session, turn, speaker, role, text, timestamp, source"
 
 
 def _episode_from_row(r: tuple) -> Episode:
@@ -153,7 +164,9 @@ class EmbeddedBackend:
         self._scope_rows: dict[str, set[str]] = defaultdict(set)
         self._predicate_rows: dict[tuple[str, str], set[str]] = defaultdict(set)
         self._entities: dict[str, Entity] = {}
+        self._names: dict[tuple[str, str], str] = {}  # (scope, normalised name) -> entity id
         self._clocks: dict[str, Clock] = {}
+        self._tables = {"facts": SearchTable(), "episodes": SearchTable()}
         self._seen = -1
         self._erase_epoch = "0"
         self._data_version = -1
@@ -171,10 +184,20 @@ class EmbeddedBackend:
             self._reset_memory()
             self._erase_epoch = self._meta("erase_epoch")
         seen = self._seen
+        vectors = {
+            owner: np.frombuffer(blob, dtype=np.float32)
+            for owner, blob in self._db.execute(
+                "SELECT owner_id, vector FROM embeddings WHERE changed > ?", (seen,)
+            )
+        }
         for r in self._db.execute(
             f"SELECT {_ROW_COLUMNS} FROM rows WHERE changed > ? ORDER BY changed", (seen,)
         ):
-            self._index_row(_row_to_fact(r))
+            self._index_row(_row_to_fact(r), vectors)
+        for r in self._db.execute(
+            f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE changed > ?", (seen,)
+        ):
+            self._index_episode(_episode_from_row(r), vectors)
         for ident, scope, name, type_, aliases in self._db.execute(
             "SELECT id, scope, name, type, aliases FROM entities WHERE changed > ?", (seen,)
         ):
@@ -189,16 +212,33 @@ class EmbeddedBackend:
 
     def _index_entity(self, entity: Entity) -> None:
         self._entities[entity.id] = entity
+        for name in (entity.name, *entity.aliases):
+            self._names[(entity.scope, normalise_name(name))] = entity.id
         self.graph.add_node(entity.id, entity=entity)
 
-    def _index_row(self, row: Fact) -> None:
+    def _index_row(self, row: Fact, vectors: dict[str, np.ndarray]) -> None:
         old = self._rows.get(row.id)
         self._rows[row.id] = row
+        owner = text_owner(row.scope, row.text)
         if old is None:
             self._family[(row.scope, row.subject_id, row.predicate)].add(row.id)
             self._scope_rows[row.scope].add(row.id)
             self._predicate_rows[(row.scope, row.predicate)].add(row.id)
         self.graph.add_edge(row.subject_id, row.object_id, key=row.id)
+        self._tables["facts"].upsert(
+            row.id, scope=row.scope, text=row.text,
+            vector=vectors.get(owner) if old is None else None, vector_key=owner,
+            valid_from=row.valid_from, valid_to=row.valid_to,
+            recorded_at=row.recorded_at, expired_at=row.expired_at,
+        )  # fmt: skip
+
+    def _index_episode(self, episode: Episode, vectors: dict[str, np.ndarray]) -> None:
+        # An episode is an observation: known from when it was said, about that moment.
+        self._tables["episodes"].upsert(
+            episode.id, scope=episode.scope, text=episode.text, vector=vectors.get(episode.id),
+            valid_from=episode.timestamp, valid_to=POS_INF,
+            recorded_at=episode.timestamp, expired_at=POS_INF,
+        )  # fmt: skip
 
     # -- writes ------------------------------------------------------------------------
     def begin(self, families: Iterable[Family], scopes: Iterable[str]) -> _Session:
@@ -255,13 +295,17 @@ class EmbeddedBackend:
 
     def _after_commit(self, batch: WriteBatch) -> None:
         """Mirror a committed batch in memory without re-reading it."""
+        vectors = {k: np.asarray(v, dtype=np.float32) for k, v in batch.embeddings.items()}
         for entity in batch.entities:
             if entity.id not in self._entities:
                 self._index_entity(entity)
         for rid, at, by in batch.expire:
-            self._index_row(self._rows[rid].model_copy(update={"expired_at": at, "expired_by": by}))
+            expired = self._rows[rid].model_copy(update={"expired_at": at, "expired_by": by})
+            self._index_row(expired, vectors)
         for row in batch.insert:
-            self._index_row(row)
+            self._index_row(row, vectors)
+        for episode in batch.episodes:
+            self._index_episode(episode, vectors)
         self._clocks.update(batch.clocks)
         self._seen = int(self._meta("change"))
         self._data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
@@ -420,7 +464,7 @@ class EmbeddedBackend:
     def episodes(
         self, scope: str, ids: Sequence[str] | None = None, *, session: str | None = None
     ) -> list[Episode]:
-        sql = "SELECT id, scope, session, turn, speaker, role, text, timestamp, source FROM episodes WHERE scope=?"
+        sql = f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE scope=?"
         params: list = [scope]
         if ids is not None:
             sql += f" AND id IN ({','.join('?' * len(ids))})"
@@ -477,6 +521,30 @@ class EmbeddedBackend:
                 ):
                     out[owner] = np.frombuffer(blob, dtype=np.float32).tolist()
         return out
+
+    def search(
+        self, target: SearchTarget, f: SearchFilter, *, vector, text: str | None, k: int
+    ) -> dict[str, list[tuple[str, float]]]:
+        with self._lock:
+            self._refresh()
+            return self._tables[target].search(f, vector=vector, text=text, k=k)
+
+    def entities_named(self, scope: str, names: Sequence[str]) -> list[Entity]:
+        with self._lock:
+            self._refresh()
+            ids = {self._names.get((scope, normalise_name(n))) for n in names}
+            return [self._entities[i] for i in ids if i is not None and i in self._entities]
+
+    def neighbours(self, scope: str, entity_ids: Sequence[str]) -> set[str]:
+        """Entities one fact away (in any belief), for graph expansion."""
+        with self._lock:
+            self._refresh()
+            out: set[str] = set()
+            for node in entity_ids:
+                if node in self.graph:
+                    out.update(self.graph.successors(node))
+                    out.update(self.graph.predecessors(node))
+            return {n for n in out if n in self._entities and self._entities[n].scope == scope}
 
     def stats(self) -> dict[str, int]:
         with self._lock:

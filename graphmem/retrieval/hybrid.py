@@ -1,0 +1,276 @@
+"""Hybrid retrieval: vector + keyword + graph candidates, time-sliced first, then fused.
+
+1. The question's own time phrases ("in March 2024", "last week") become a window,
+   resolved against the question's date (``reference``; default now).
+2. Scope and time mode filter candidates *inside* each source: the backend's vector
+   and keyword searches see only allowed entries; graph expansion walks only facts
+   visible in the mode. In current and ``as_of`` modes a functional key contributes
+   only its value at that time; ``history=True`` widens to every row ever recorded,
+   and marks superseded, corrected and retracted ones.
+3. Each source's ranking is fused with reciprocal rank fusion, then re-scored with
+   recency and importance. Every hit carries its score components.
+
+Default weights (``Weights``): vector 1.0, keyword 1.0, graph 0.5, RRF k=60 (fused score
+normalised to [0, 1]); recency +0.1 (half-life 180 days before the reference time);
+importance (fact confidence) +0.05; episodes inside the question's window +0.3.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from graphmem.history import status_of
+from graphmem.model import Episode, Fact, FactStatus
+from graphmem.retrieval.embedder import Embedder
+from graphmem.retrieval.keyword_index import tokenize
+from graphmem.retrieval.search_table import SearchFilter
+from graphmem.store.protocol import Backend, RowQuery
+from graphmem.time.instant import POS_INF, format_instant
+from graphmem.time.interval import Interval
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How sources and signals combine; change with ``Memory.search(weights=...)``."""
+
+    vector: float = 1.0
+    keyword: float = 1.0
+    graph: float = 0.5
+    rrf_k: int = 60
+    recency: float = 0.1
+    recency_half_life_days: float = 180.0
+    importance: float = 0.05
+    window: float = 0.3
+    candidates: int = 50  # per source, before fusion
+
+
+class Hit(BaseModel):
+    """One ranked result: a fact or an episode, with why it ranked where it did."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["fact", "episode"]
+    id: str
+    score: float
+    components: dict[str, float]
+    fact: Fact | None = None
+    episode: Episode | None = None
+    status: FactStatus | None = None
+
+    @property
+    def text(self) -> str:
+        return self.fact.text if self.fact is not None else self.episode.text  # type: ignore[union-attr]
+
+    @property
+    def session(self) -> str | None:
+        if self.episode is not None:
+            return self.episode.session
+        return self.fact.provenance.session if self.fact is not None else None
+
+
+class SearchResult(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    query: str
+    hits: list[Hit]
+    window: tuple[datetime, datetime] | None = None
+    window_text: str | None = None
+    mode: str = "current"
+
+    @property
+    def facts(self) -> list[Hit]:
+        return [h for h in self.hits if h.kind == "fact"]
+
+    @property
+    def episodes(self) -> list[Hit]:
+        return [h for h in self.hits if h.kind == "episode"]
+
+
+@dataclass
+class _Candidate:
+    kind: str
+    id: str
+    ranks: dict[str, int] = field(default_factory=dict)
+    similarity: float | None = None
+
+
+def question_window(
+    query: str, reference: datetime, tz=None
+) -> tuple[tuple[datetime, datetime] | None, str | None]:
+    """The time window a question names, if any (the first expression found)."""
+    try:
+        from graphmem.time.natural import find_time_expressions
+    except ImportError:  # pragma: no cover - the module ships with graphmem
+        return None, None
+    found = [e for e in find_time_expressions(query, reference, tz=tz) if e.grain != "instant"]
+    if not found:
+        return None, None
+    expr = found[0]
+    return (expr.interval.start, expr.interval.end), expr.text
+
+
+class Retriever:
+    def __init__(self, backend: Backend, embedder: Embedder | None, weights: Weights | None = None):
+        self.backend = backend
+        self.embedder = embedder
+        self.weights = weights or Weights()
+
+    def search(
+        self,
+        query: str,
+        *,
+        scope: str,
+        k: int = 10,
+        as_of: datetime | None = None,
+        known_at: datetime = POS_INF,
+        reference: datetime,
+        history: bool = False,
+        targets: tuple[str, ...] = ("facts", "episodes"),
+        weights: Weights | None = None,
+        tz=None,
+    ) -> SearchResult:
+        w = weights or self.weights
+        window, window_text = question_window(query, reference, tz)
+        if as_of is not None:
+            mode, fact_filter = f"as_of {format_instant(as_of)}", SearchFilter(scope, known_at, as_of)
+        elif window is not None:
+            mode = f"window {window_text!r}"
+            fact_filter = SearchFilter(scope, known_at, valid_overlap=window)
+        else:
+            mode, fact_filter = "current", SearchFilter(scope, known_at, as_of=reference)
+        if history:
+            fact_filter = replace(fact_filter, include_expired=True, as_of=None)
+            mode += " + history"
+        if known_at < POS_INF:
+            mode += f", known_at {format_instant(known_at)}"
+        episode_filter = SearchFilter(scope, known_at)
+
+        vector = self.embedder.embed([query])[0] if self.embedder is not None else None
+        candidates: dict[tuple[str, str], _Candidate] = {}
+
+        def collect(kind: str, source: str, ranked: list[tuple[str, float]]) -> None:
+            for rank, (ident, score) in enumerate(ranked):
+                cand = candidates.setdefault((kind, ident), _Candidate(kind, ident))
+                cand.ranks[source] = rank
+                if source == "vector":
+                    cand.similarity = score
+
+        n = max(w.candidates, k)
+        if "facts" in targets:
+            found = self.backend.search("facts", fact_filter, vector=vector, text=query, k=n)
+            collect("fact", "vector", found["vector"])
+            collect("fact", "keyword", found["keyword"])
+            collect("fact", "graph", self._graph(query, fact_filter, n))
+        if "episodes" in targets:
+            found = self.backend.search("episodes", episode_filter, vector=vector, text=query, k=n)
+            collect("episode", "vector", found["vector"])
+            collect("episode", "keyword", found["keyword"])
+
+        hits = self._score(candidates.values(), w, scope, reference, window)
+        hits.sort(key=lambda h: -h.score)
+        return SearchResult(
+            query=query, hits=hits[:k], window=window, window_text=window_text, mode=mode
+        )
+
+    # -- graph neighbourhood -----------------------------------------------------------
+    def _graph(self, query: str, f: SearchFilter, n: int) -> list[tuple[str, float]]:
+        """Facts of the entities the question names, then of their neighbours, walking only
+        facts visible in the time mode."""
+        mentioned = self.backend.entities_named(f.scope, _ngrams(query))
+        if not mentioned:
+            return []
+        ranked: list[tuple[str, float]] = []
+        seen: set[str] = set()
+        ids = [e.id for e in mentioned]
+        for depth, entity_ids in enumerate((ids, sorted(self.backend.neighbours(f.scope, ids)))):
+            for entity_id in entity_ids:
+                for row in self.backend.rows(_row_query(f, entity_id)):
+                    if row.id not in seen:
+                        seen.add(row.id)
+                        ranked.append((row.id, 1.0 / (depth + 1)))
+                if len(ranked) >= n:
+                    return ranked[:n]
+        return ranked
+
+    # -- fusion --------------------------------------------------------------------------
+    def _score(self, candidates, w: Weights, scope: str, reference: datetime, window) -> list[Hit]:
+        cands = list(candidates)
+        fact_ids = [c.id for c in cands if c.kind == "fact"]
+        episode_ids = [c.id for c in cands if c.kind == "episode"]
+        facts = {f.id: f for f in self.backend.rows(RowQuery(scope=scope, row_ids=tuple(fact_ids),
+                                                             include_expired=True))}  # fmt: skip
+        episodes = {e.id: e for e in self.backend.episodes(scope, episode_ids)} if episode_ids else {}
+        source_weight = {"vector": w.vector, "keyword": w.keyword, "graph": w.graph}
+        best_possible = sum(source_weight.values()) / (w.rrf_k + 1)
+        hits = []
+        for c in cands:
+            fact = facts.get(c.id) if c.kind == "fact" else None
+            episode = episodes.get(c.id) if c.kind == "episode" else None
+            if fact is None and episode is None:
+                continue  # erased between search and fetch
+            rrf = sum(source_weight[s] / (w.rrf_k + r + 1) for s, r in c.ranks.items())
+            components = {f"{s}_rank": float(r + 1) for s, r in c.ranks.items()}
+            if c.similarity is not None:
+                components["similarity"] = round(c.similarity, 4)
+            components["rrf"] = rrf / best_possible
+            when = fact.valid_from if fact is not None else episode.timestamp  # type: ignore[union-attr]
+            age_days = max((reference - when).total_seconds() / 86400, 0.0) if when.year > 1 else 3650
+            components["recency"] = w.recency * math.pow(0.5, age_days / w.recency_half_life_days)
+            importance = fact.confidence if fact is not None else 0.5
+            components["importance"] = w.importance * importance
+            if episode is not None and window is not None:
+                inside = window[0] <= episode.timestamp < window[1]
+                components["window"] = w.window if inside else 0.0
+            score = sum(v for key, v in components.items() if key in _ADDITIVE)
+            hits.append(
+                Hit(
+                    kind=c.kind,  # type: ignore[arg-type]
+                    id=c.id,
+                    score=round(score, 6),
+                    components=components,
+                    fact=fact,
+                    episode=episode,
+                    status=status_of(fact, reference) if fact is not None else None,
+                )
+            )
+        return hits
+
+
+_ADDITIVE = ("rrf", "recency", "importance", "window")
+
+
+def _row_query(f: SearchFilter, entity_id: str) -> RowQuery:
+    return RowQuery(
+        scope=f.scope,
+        entity_id=entity_id,
+        known_at=f.known_at,
+        as_of=f.as_of,
+        valid_overlap=f.valid_overlap,
+        include_expired=f.include_expired,
+        limit=200,
+    )
+
+
+_WORD = re.compile(r"[\w'-]+")
+
+
+def _ngrams(text: str, longest: int = 4) -> list[str]:
+    """Word n-grams of the question (names may be several words: "New York")."""
+    words = [w.strip("'") for w in _WORD.findall(text)]
+    out = []
+    for size in range(1, longest + 1):
+        for i in range(len(words) - size + 1):
+            gram = " ".join(words[i : i + size])
+            if size > 1 or tokenize(gram):  # single stop words never name an entity
+                out.append(gram)
+    return out
+
+
+def describe_interval(fact: Fact) -> str:
+    return str(Interval(fact.valid_from, fact.valid_to))
