@@ -19,6 +19,9 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, tzinfo
 from typing import Any, Literal
 
+from graphmem.answer import Answer
+from graphmem.answer import ask as ask_question
+from graphmem.answer import context as build_context
 from graphmem.errors import InvalidFactError
 from graphmem.history import changes as change_view
 from graphmem.ingest import LoadReport
@@ -438,6 +441,7 @@ class Memory:
         history: bool = False,
         scope: str = DEFAULT_SCOPE,
         weights: Weights | None = None,
+        targets: tuple[str, ...] = ("facts", "episodes"),
     ) -> SearchResult:
         """Hybrid search over facts and episodes, filtered by scope and time mode first.
 
@@ -457,5 +461,44 @@ class Memory:
             known_at=self._time(known_at, "known_at", POS_INF),
             reference=ref,
             history=history,
+            targets=targets,
             tz=self.tz,
         )
+
+    def ask(
+        self,
+        question: str,
+        *,
+        speaker: str = "user",
+        reference: When = None,
+        known_at: When = None,
+        scope: str = DEFAULT_SCOPE,
+    ) -> Answer:
+        """Answer a time-scoped question with values and their intervals, or say so when
+        the store does not know. "I/my" is ``speaker`` (loaders name the user "user").
+
+        >>> mem.ask("where do I live now?", speaker="Alice", scope="alice").answer  # doctest: +SKIP
+        'Berlin (since 2024-03-01)'
+        """
+        return ask_question(
+            self, question, scope=scope, speaker=speaker,
+            reference=self._time(reference, "reference", now()),
+            known_at=self._time(known_at, "known_at", POS_INF),
+        )  # fmt: skip
+
+    def context(
+        self,
+        question: str,
+        *,
+        budget_tokens: int = 800,
+        reference: When = None,
+        known_at: When = None,
+        scope: str = DEFAULT_SCOPE,
+    ) -> str:
+        """A prompt-ready block of relevant memory, labelled as data (not instructions),
+        with each fact's validity, cut to ``budget_tokens``."""
+        return build_context(
+            self, question, scope=scope, budget_tokens=budget_tokens,
+            reference=self._time(reference, "reference", now()),
+            known_at=self._time(known_at, "known_at", POS_INF),
+        )  # fmt: skip

@@ -76,7 +76,6 @@ from datetime import datetime, timedelta
 from typing import Protocol, runtime_checkable
 
 from graphmem.extraction import patterns as P
-from graphmem.extraction.patterns import pattern as rx
 from graphmem.extraction.secrets import contains_secret, find_secrets
 from graphmem.model import CandidateFact, Episode, Provenance
 from graphmem.predicates import PredicateRegistry
@@ -140,6 +139,8 @@ class _Clause:
     wrong: str | None = None
     negated: bool = False
     ceased: bool = False
+    weak: bool = False  # opened with "actually"
+    span_end: int = 0  # where the clause ends in the episode text (before any cut)
 
     @property
     def s(self) -> str:
@@ -156,87 +157,35 @@ class _Clause:
 # ---------------------------------------------------------------------------
 # Guards: clauses that state nothing about the world
 
-_QUESTION = re.compile(
-    r"^(?i:(?:do|does|did|am|is|are|was|were|have|has|had|can|could|would|will|should|shall|"
-    r"may|might|must|isn['’]t|aren['’]t|don['’]t|doesn['’]t|didn['’]t|wasn['’]t|haven['’]t)\s+"
-    r"(?:i|you|he|she|we|they|it|my|your|the|there|[a-z]+['’]s)\b|(?:what|where|when|who|whom|"
-    r"whose|which|why|how)(?:['’]s|\s+(?:do|does|did|is|are|was|were|am|have|has|had|can|"
-    r"could|would|will|should|much|many|long|old|about))\b)"
-)
-_HYPOTHETICAL = re.compile(
-    r"\b(?i:if|unless|might|could|would|should|maybe|perhaps|possibly|probably|hopefully|"
-    r"wish|wishes|wished|hope|hopes|hoping|want\s+to|wants\s+to|wanna|would\s+like|thinking\s+"
-    r"(?:about|of)|considering|consider|contemplating|debating|wondering|wonder|dream(?:ing)?\s+"
-    r"(?:of|about)|in\s+case|what\s+if|suppose|supposing|imagine|pretend|someday|some\s+day|"
-    r"one\s+day|not\s+sure|unsure|whether|tempted|likely|unlikely|assuming|in\s+theory|"
-    r"fantasi[sz]e|fantasi[sz]ing|daydream\w*|plan\s+b|or\s+not)\b"
-    r"|\b(?:I|i|you|he|she|we|they)['’]d\b|\bmay\s+(?!\d)(?=[a-z])"
-)
-_REPORTED = re.compile(
-    r"(?P<who>\b\w+['’]?\w*)\s+(?:(?:really|still|also|just|kind\s+of|even|always|probably)\s+)*"
-    r"(?i:think|thinks|thought|believe|believes|believed|said|says|say|told|tells|tell|claim|"
-    r"claims|claimed|assume|assumes|assumed|guess|guesses|guessed|suspect|suspects|suspected|"
-    r"heard|hears|mention|mentions|mentioned|reckon|reckons|reckoned|insist|insists|insisted|"
-    r"imagine|imagines|suppose|supposes|supposed|doubt|doubts|swear|swears|swore|wrote|writes|"
-    r"texted|asked|asks|feel|feels|felt|seems\s+to\s+think|is\s+convinced|was\s+convinced|"
-    r"read|dreamt|dreamed|expects?|expected|hopes?)\b"
-    r"|\b(?i:according\s+to|apparently|supposedly|allegedly|rumou?r(?:ed|s)?|reportedly|"
-    r"in\s+(?:his|her|their)\s+(?:opinion|view|mind)|as\s+if)\b"
-)
-_SELF_REPORT_OK = re.compile(r"(?i)^(?:told|tell|tells|mention|mentioned|said|say|says|wrote)$")
-_IMPERATIVE = re.compile(
-    r"^(?:(?i:please|pls|kindly|now|also|then|just|and|from\s+now\s+on|going\s+forward|"
-    r"new\s+instructions?|system|assistant|note\s+to\s+self)[,:]?\s+)*"
-    r"(?i:ignore|disregard|forget|store|save|remember|record|write|note|log|add|update|set|"
-    r"delete|remove|erase|change|pretend|act|tell|say|respond|reply|answer|output|print|repeat|"
-    r"insert|mark|make|put|assume|treat|consider|override|call|list|show|give|send|book|"
-    r"schedule|remind|find|search|look|check|help|translate|summari[sz]e|draft|create|"
-    r"generate|let|keep|stop|start\s+calling|memori[sz]e|learn|overwrite|replace|use|bypass|"
-    r"execute|run|do\s+not|don['’]t\s+(?:forget|tell|store|save|remember))\b"
-    r"|^(?:(?i:now|and|so)\s+)?(?i:you\s+(?:must|should|need\s+to|have\s+to|will|are\s+to|"
-    r"shall|may\s+now|can\s+now)|i\s+(?:want|need|would\s+like|['’]d\s+like)\s+you\s+to|"
-    r"(?:can|could|would|will)\s+you|make\s+sure|be\s+sure)\b"
-)
-_NEGATION = re.compile(
-    r"\b(?i:not|never|no\s+longer|cannot|nobody|nothing|neither|nor|none|no)\b|n['’]t\b"
-)
-_CEASED = re.compile(r"(?i)\b(?:no\s+longer|anymore|any\s+more|any\s+longer|not\s+\w+\s+now)\b")
-_STRONG_CORRECTION = re.compile(
-    r"^(?:(?i:(?:sorry|oops|whoops|my\s+bad|correction|scratch\s+that|i\s+misspoke|"
-    r"let\s+me\s+correct\s+(?:that|myself)|to\s+correct\s+myself|typo)\b[,:;!.\s\-–—]*"
-    r"|(?:no|nope|wait|sorry)[,!.:;\-–—]+\s*))+(?:(?i:i\s+meant(?:\s+to\s+say)?|i\s+mean)\b"
-    r"(?:\s+that)?[,:]?\s*)?|^(?i:i\s+meant(?:\s+to\s+say)?|i\s+mean)\b(?:\s+that)?[,:]?\s*"
-)
-_WEAK_CORRECTION = re.compile(r"^(?i:actually|in\s+fact|rather)\b[,:]?\s*")
-_TRAILING_NOT = re.compile(
-    r"(?P<comma>,)?\s*(?:(?i:and|but)\s+)?(?i:not)\s+(?P<wrong>[^,;]+?)\s*[.!]?$"
-)
-_OBJECT_ONLY = re.compile(
-    r"^(?:(?i:it['’]?s|it\s+is|it\s+was|that['’]?s|that\s+should\s+be|should\s+be|make\s+that|"
-    r"the\s+right\s+one\s+is|it['’]s\s+actually|it\s+should\s+be)\s+)?(?P<obj>[^,;]+?)"
-    r"(?:\s*,?\s*(?i:not|instead\s+of|rather\s+than)\s+(?P<wrong>[^,;]+?))?\s*[.!]?$"
-)
+_LEAD_SUBJECT = re.compile(rf"\s*{P.SUBJ}")
 
 
 def _reported(text: str) -> bool:
-    for match in _REPORTED.finditer(text):
+    for match in P.REPORTED.finditer(text):
         who = (match.group("who") or "").lower()
         verb = match.group(0).split()[-1]
-        if who == "i" and _SELF_REPORT_OK.match(verb):
+        if who == "i" and P.SELF_REPORT_OK.match(verb):
             continue  # "I told you I moved": the speaker's own statement
         return True
     return False
 
 
+def _main_part(text: str) -> str:
+    """The clause without a trailing relative or causal part ("..., which I love")."""
+    cut = P.RELATIVE.search(text)
+    return text[: cut.start()] if cut else text
+
+
 def _blocked(text: str) -> bool:
     """True when the clause is a question, hypothetical, reported, or an instruction."""
     body = text.strip()
+    main = _main_part(body)
     return bool(
         body.endswith("?")
-        or _QUESTION.match(body)
-        or _IMPERATIVE.match(body)
-        or _HYPOTHETICAL.search(body)
-        or _reported(body)
+        or P.QUESTION.match(body)
+        or P.IMPERATIVE.match(body)
+        or P.HYPOTHETICAL.search(main)
+        or _reported(main)
     )
 
 
@@ -290,7 +239,7 @@ class _Episode:
         if who is None:
             return None
         who = who.strip().rstrip(",").strip()
-        if who in ("I", "i"):
+        if who.lower() in ("i", "my", "me"):
             return _Subject(self.episode.speaker, []) if self.first_person else None
         appositive = re.fullmatch(rf"({P.PERSON})\s*,\s+(?i:my|our)\s+({P.REL})\s*,?", who)
         relation = re.fullmatch(rf"(?i:my|our)\s+({P.REL})(?:\s*,?\s+({P.PERSON}))?,?", who)
@@ -317,8 +266,9 @@ class _Episode:
         return _Subject(name, [])
 
 
-def _time_in(c: _Clause, avoid: tuple[int, int] | None = None) -> TimeExpression | None:
-    for te in c.times:
+def _time_in(c: _Clause, avoid: tuple[int, int] | None = None,
+             times: list[TimeExpression] | None = None) -> TimeExpression | None:
+    for te in c.times if times is None else times:
         lo, hi = c.relative(te)
         if avoid and lo < avoid[1] and avoid[0] < hi:
             continue
@@ -399,11 +349,11 @@ def _aspect(aux: str, form: str) -> str | None:
 
 def _emit(x: _Episode, c: _Clause, m: re.Match, predicate: str, objects, aspect: str | None,
           *, who: str | None = None, subject: str | None = None,
-          obj_span: tuple[int, int] | None = None) -> list[_Draft]:
+          obj_span: tuple[int, int] | None = None, timed: bool = True) -> list[_Draft]:
     """Drafts for ``subject predicate object`` (one per object) with the clause's timing."""
     if aspect is None or not objects:
         return []
-    span = (c.absolute(m.start()), c.absolute(m.end()))
+    span = (c.start, c.span_end)
     subj = _Subject(subject, []) if subject else None
     if subj is None:
         if who is None and "who" in m.re.groupindex and m.group("who") is not None:
@@ -416,7 +366,9 @@ def _emit(x: _Episode, c: _Clause, m: re.Match, predicate: str, objects, aspect:
     te = None if aspect == "timeless" else _time_in(c, obj_span)
     if predicate in _TIMELESS and aspect != "retract":
         aspect = "timeless"
-    timing = _timing(x.ts, aspect, predicate, te)
+    if aspect == "future":  # "on June 3" in a future statement is the next June 3
+        te = _time_in(c, obj_span, x.future_times(c))
+    timing = _timing(x.ts, aspect, predicate, te if timed else None)
     if timing is None:
         return list(subj.extra)
     op, start, end = timing
@@ -424,9 +376,8 @@ def _emit(x: _Episode, c: _Clause, m: re.Match, predicate: str, objects, aspect:
     for obj in objects:
         if obj is not None and (not obj.strip() or contains_secret(obj)):
             continue
-        out.append(_Draft(op, subj.name, predicate, obj, start, end, (c.start, c.end),
-                          te.text if te and op != "assert" or te and start != x.ts else None,
-                          confidence=subj.confidence))
+        out.append(_Draft(op, subj.name, predicate, obj, start, end, (c.start, c.span_end),
+                          te.text if te else None, confidence=subj.confidence))
     return out
 
 
@@ -448,7 +399,9 @@ def _limit(c: _Clause, pos: int) -> int:
 
 
 def _entity(c: _Clause, pos: int, *, lowercase_ok: bool = True):
-    return P.take_entity(c.s, pos, _limit(c, pos), lowercase_ok=lowercase_ok)
+    """A name at ``pos``; lower-case names only when the whole clause is typed in lower case."""
+    typed_lower = not re.search(r"[A-Z]", re.sub(r"\bI(?:['’]\w+)?\b", "", c.s[1:]))
+    return P.take_entity(c.s, pos, _limit(c, pos), lowercase_ok=lowercase_ok and typed_lower)
 
 
 def _place(c: _Clause, pos: int):
@@ -471,25 +424,11 @@ def _phrase(c: _Clause, pos: int, *, max_words: int = 8):
     return found
 
 
-def _project(text: str) -> str | None:
-    """"the Apollo project" / "Project Apollo" / "my thesis" -> "Apollo" / "thesis"."""
-    text = " ".join(text.strip(" ,.!?").split())
-    for pat in (r"(?:the\s+)?(?i:project)\s+(?P<n>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)*)",
-                r"(?:(?i:the|my|our)\s+)?(?P<n>[\w\-]+(?:\s+[\w\-]+){0,3}?)\s+(?i:project)",
-                r"(?:(?i:the)\s+)?(?P<n>[A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*)*)",
-                rf"(?i:my|our|the)\s+(?P<n>{P.alternation(P.WORK_NOUNS)})",
-                r"(?i:the)\s+(?P<n>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})"):
-        m = re.fullmatch(pat, text)
-        if m and m.group("n").lower() not in P.PRONOUN_OBJECTS | P.NAME_STOPWORDS:
-            return m.group("n")
-    return None
-
-
 def _take_project(c: _Clause, pos: int):
     stop = re.compile(r"[,;.!?]|\s(?:and|but|because|since|for|with|at|until|from)\s"
                       ).search(c.s, pos, _limit(c, pos))
     chunk = c.s[pos : stop.start() if stop else _limit(c, pos)]
-    return _project(chunk)
+    return P.project_name(chunk)
 
 
 # ---------------------------------------------------------------------------
@@ -535,7 +474,16 @@ def _h_works(x, c, m):
     aspect = _aspect(m.group("aux") or "", _verb_form(m.group("v"), _WORK_FORMS))
     if "now" in (m.group("aux") or "").lower().split() and aspect == "state":
         aspect = "change"
-    return _emit(x, c, m, "works_at", [found[2]], aspect, obj_span=found[:2])
+    out = _emit(x, c, m, "works_at", [found[2]], aspect, obj_span=found[:2])
+    title = _AS_TITLE.match(c.s, found[1])
+    if out and title:
+        out += _emit(x, c, m, "job_title", [title.group(1)], aspect)
+    return out
+
+
+_AS_TITLE = re.compile(
+    rf"\s+as\s+(?:an?\s+|the\s+)?((?:[\w\-]+\s+){{0,3}}?(?i:{P.alternation(P.JOB_NOUNS)})s?)\b"
+)
 
 
 def _h_join(x, c, m):
@@ -704,6 +652,14 @@ def _h_pet_have(x, c, m):
     form = "change" if verb in ("got", "adopted", "rescued", "bought") else (
         "past" if verb == "had" else "state")
     aspect = _aspect(m.group("aux") or "", form)
+    names = [n for n in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", m.group("obj") or "")
+             if n and n.lower() not in P.NAME_STOPWORDS]
+    if names:
+        subj = x.subject(m.group("who"), (0, 0))
+        if subj and subj.name == x.episode.speaker:
+            for name in names:
+                x.memory.pets[species] = name
+        return _emit(x, c, m, "owns_pet", names, aspect)
     obj = _pet_name(x, species, None) if m.group("q") in ("the", "my") else species
     return _emit(x, c, m, "owns_pet", [obj], aspect)
 
@@ -785,37 +741,23 @@ def _deadline_date(x: _Episode, c: _Clause, after: int) -> tuple[str, str] | Non
 
 
 def _h_deadline(x, c, m):
-    subject = _project(m.group("proj")) if m.groupdict().get("proj") else None
+    subject = P.project_name(m.group("proj")) if m.groupdict().get("proj") else None
     if subject is None and x.memory.last is not None:
         last = x.memory.last
         subject = last[0] if last[1] == "deadline" else next(
-            (o for (s, p), o in x.memory.known.items() if p == "works_on"), None)
+            (o for (_, p), o in reversed(x.memory.known.items()) if p == "works_on"), None)
     date = _deadline_date(x, c, m.end())
     if not subject or not date:
         return []
-    changed = bool(re.search(r"(?i)moved|pushed|extended|postponed|delayed|brought|changed|"
-                             r"shifted|bumped|slipped|now|new", m.group(0)))
+    changed = bool(re.search(r"(?i)\b(?:moved|pushed|extended|postponed|delayed|brought|"
+                             r"changed|shifted|bumped|slipped|now|new|rescheduled)\b", c.s))
     op = "supersede" if changed else "assert"
-    return [_Draft(op, subject, "deadline", date[0], x.ts, POS_INF, (c.start, c.end), date[1])]
-
-
-def _parse_date(text: str) -> str | None:
-    month = P.alternation(P.MONTHS)
-    for pat in (rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m>{month})\.?(?:,?\s+(?P<y>\d{{4}}))?",
-                rf"(?P<m>{month})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<y>\d{{4}}))?",
-                r"(?P<y>\d{4})-(?P<mn>\d{2})-(?P<d>\d{2})"):
-        m = re.match(pat, text, re.I)
-        if m:
-            mon = int(m.group("mn")) if "mn" in m.groupdict() else P.MONTHS[m.group("m").lower()]
-            day, year = int(m.group("d")), m.group("y")
-            if not 1 <= day <= 31:
-                return None
-            return f"{year}-{mon:02d}-{day:02d}" if year else f"--{mon:02d}-{day:02d}"
-    return None
+    return [_Draft(op, subject, "deadline", date[0], x.ts, POS_INF, (c.start, c.span_end),
+                   date[1])]
 
 
 def _h_birthday(x, c, m):
-    date = _parse_date(c.s[m.end():].lstrip())
+    date = P.parse_day_month(c.s[m.end():].lstrip())
     if date is None:
         te = _time_in(c)
         if te is None or te.grain != "day" or te.kind != "point":
@@ -915,9 +857,13 @@ def _h_hobby_play(x, c, m):
     return _emit(x, c, m, "hobby", [P.clean(m.group("obj")).lower()], aspect)
 
 
-_NOT_HOBBIES = frozenset("working living dating seeing reporting eating being going getting "
-                         "feeling thinking looking using trying doing having making taking "
-                         "saying telling wondering planning considering".split())
+_NOT_HOBBIES = frozenset(
+    P.words(
+        "working living dating seeing reporting eating being going getting feeling thinking "
+        "looking using trying doing having making taking saying telling wondering planning "
+        "considering"
+    )
+)
 
 
 def _h_hobby_start(x, c, m):
@@ -940,8 +886,8 @@ def _h_hobby_stop(x, c, m):
     found = _phrase(c, m.end(), max_words=4)
     if not found:
         return []
-    obj = found[2]
-    first = obj.split()[0].lower()
+    obj = re.sub(r"(?i)^(?:playing|doing|practi[cs]ing)\s+(?:the\s+)?(?=\w)", "", found[2])
+    first = found[2].split()[0].lower()
     verb = m.group("v").lower()
     if not verb.startswith("gave") and not verb.startswith("given") and not (
             first.endswith("ing") or obj.lower() in P.HOBBY_GAMES):
@@ -976,28 +922,24 @@ def _h_dislikes(x, c, m):
     positive = bool(re.match(r"like|likes|enjoy|enjoys|care|fan", verb))
     if positive and not negated:
         return None
-    if not positive and negated and not c.ceased:
+    if (positive and c.ceased) or (not positive and negated and not c.ceased):
         return []  # "I don't hate olives"
     found = _phrase(c, m.end())
     if not found:
         return []
     items = [i for i in P.split_list(found[2]) if len(i.split()) <= 6]
-    aspect = "retract" if c.ceased and not positive else (
-        "past" if verb in ("hated", "disliked") else "state")
-    saved, c.ceased = c.ceased, False if positive else c.ceased
-    try:
-        return _emit(x, c, m, "dislikes", items, _aspect(aux.replace("do", ""), aspect)
-                     if aspect in ("state", "past") else aspect)
-    finally:
-        c.ceased = saved
+    past = verb in ("hated", "disliked") or re.search(r"(?i)\bdid", aux)
+    return _emit(x, c, m, "dislikes", items, _aspect(aux, "past" if past else "state"))
 
 
-_PLAN_SKIP = frozenset("be have need try say tell ask think wait let see get do".split())
+_PLAN_SKIP = frozenset(P.words("be have need try say tell ask think wait let see get do"))
 
 
 def _h_plans(x, c, m):
     verb, aux = m.group("v").lower(), m.group("aux") or ""
     if verb == "planned" or (verb in ("going", "about") and not _BE_AUX.search(aux)):
+        return None
+    if verb == "going" and not m.group("to"):
         return None
     if _PAST_AUX.search(aux) and not _PERFECT_AUX.search(aux):
         return []  # "I was planning to": not any more
@@ -1013,7 +955,7 @@ def _h_plans(x, c, m):
         plan = "go to " + plan
     if plan.split()[0].lower() in _PLAN_SKIP:
         return []
-    return _emit(x, c, m, "plans", [plan], "state", obj_span=found[:2])
+    return _emit(x, c, m, "plans", [plan], "state", obj_span=found[:2], timed=False)
 
 
 def _h_mention(x, c, m):
@@ -1027,93 +969,77 @@ def _h_mention(x, c, m):
 # ---------------------------------------------------------------------------
 # The rule table (order matters: earlier rules take their text first)
 
-_JOB = P.alternation(P.JOB_NOUNS)
-_LANG = P.alternation(P.LANGUAGES)
-_DIET = P.alternation(P.DIETS)
-_DEMONYM = P.alternation(P.DEMONYMS)
-_MONTH = P.alternation(P.MONTHS)
-_NUM = P.alternation(P.NUMBER_WORDS)
-_RELW = P.REL
-_PARTNER = r"(?i:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?)"
-_PROJ = r"(?P<proj>(?:(?!\b(?:is|was|has|had|got)\b)[^,;])+?)"
-_NOT_MOD = r"(?!(?:of|the|a|an|and|at|for|in|with|to|my|your|his|her|our|their|not|big|huge|fan|bit|little|lot|kind|sort|very|really|total|complete)\b)"
-
-
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """A named regex (``patterns.RULE_REGEX[name]``) and the handler that reads its match."""
+
     name: str
-    regex: re.Pattern[str]
     handler: Handler
     negatable: bool = False  # the rule reads negation itself
     exclusive: bool = True  # takes its matched text from later rules
 
+    @property
+    def regex(self) -> re.Pattern[str]:
+        return P.RULE_REGEX[self.name]
+
 
 RULES: tuple[Rule, ...] = (
-    # deadlines (the subject is the project)
-    Rule("deadline_of", rx(r"(?i:the\s+|a\s+|our\s+|my\s+)?(?i:new\s+)?(?i:deadline|due\s+date)\s+(?i:for|of|on)\s+" + _PROJ + r"\s+(?i:is|was|has\s+been|had\s+been|got|will\s+be|'s|’s)\b"), _h_deadline),
-    Rule("deadline_poss", rx(r"(?P<proj>(?:(?i:the|our|my)\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)(?:['’]s)?\s+(?i:deadline|due\s+date)\s+(?i:is|was|has\s+been|got|will\s+be|moved|slipped)\b"), _h_deadline),
-    Rule("deadline_due", rx(r"(?P<proj>(?:(?i:the|our|my)\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)\s+(?i:is|are|was|will\s+be)\s+(?i:now\s+)?(?i:due)\b"), _h_deadline),
-    Rule("deadline_bare", rx(r"^(?i:the\s+)?(?i:new\s+)?(?i:deadline|due\s+date)\s+(?i:is|was|has\s+been|got)\b"), _h_deadline),
-    Rule("deadline_moved", rx(r"(?P<proj>(?:(?i:the|our|my)\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)\s+(?i:was|got|has\s+been|is\s+being)\s+(?i:pushed|moved|postponed|delayed|rescheduled)\s+(?i:back\s+|out\s+)?(?i:to|until)\b"), _h_deadline),
-    # birthdays, names
-    Rule("birthday", rx(r"(?P<who>(?i:my)|(?i:my|our)\s+<REL>(?:\s+<PERSON>)?|<PERSON>)(?:['’]s)?\s+(?i:birthday|bday|b-day|date\s+of\s+birth)\s+(?i:is|'s|’s|falls\s+on)\s+(?i:on\s+)?(?i:the\s+)?"), _h_birthday),
-    Rule("born_on", rx(r"<SUBJ><AUX>\s+(?i:born)\s+(?i:on\s+)?(?i:the\s+)?(?=\d|" + _MONTH + r"\b)"), _h_birthday),
-    Rule("name_is", rx(r"(?i:my)\s+(?i:full\s+|first\s+|real\s+|legal\s+|actual\s+|new\s+)?(?i:name)\s+(?i:is|'s|’s)\s+(?P<obj><PERSON>|[a-z]+\b)"), _h_name),
-    Rule("name_changed", rx(r"<I>\s+(?i:legally\s+)?(?i:changed)\s+(?i:my)\s+(?i:name)\s+(?i:to)\s+(?P<obj><PERSON>)"), _h_name),
-    Rule("call_me", rx(r"(?i:everyone|people|my\s+friends|friends|most\s+people|everybody)\s+(?i:calls?)\s+(?i:me)\s+(?P<obj><PERSON>)|<I>\s+(?i:go)\s+(?i:by)\s+(?P<obj2><PERSON>)"), lambda x, c, m: _h_name(x, c, _Alias(m))),
-    Rule("im_name", rx(r"^(?i:I['’]m|I\s+am|this\s+is|my\s+name['’]s)\s+(?P<obj><PERSON>)\s*[.!,]?\s*$"), _h_name),
-    # cessations
-    Rule("pet_gone", rx(r"(?:(?i:my|our)\s+(?i:old\s+|beloved\s+|sweet\s+|little\s+)?(?P<sp1><PET>)\s+(?P<n1><PERSON>)|(?P<n2><PERSON>)(?:\s*,?\s+(?i:the|my|our)\s+(?P<sp2><PET>),?)?|(?i:my|our|the)\s+(?i:old\s+|beloved\s+)?(?P<sp3><PET>))\s+(?i:just\s+|sadly\s+|recently\s+|finally\s+|unexpectedly\s+)?(?i:died|passed\s+away|passed|ran\s+away|went\s+missing|was\s+put\s+down|had\s+to\s+be\s+put\s+down|got\s+run\s+over|was\s+rehomed|is\s+gone|is\s+no\s+longer\s+with\s+us|crossed\s+the\s+rainbow\s+bridge)\b"), _h_pet_gone),
-    Rule("pet_put_down", rx(r"<I>\s+(?:(?i:had|have)\s+to\s+)?(?i:put|gave|give|rehomed|lost)\s+(?:(?i:down|away)\s+)?(?:(?i:my|our|the)\s+(?P<sp4><PET>)(?:\s+(?P<n1><PERSON>))?|(?P<n3><PERSON>))(?:\s+(?i:down|to\s+sleep|away|up\s+for\s+adoption))?\b"), _h_pet_gone),
-    Rule("job_loss", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:(?:quit|left|lost|leaving|quitting)\s+(?:my|his|her)\s+(?:job|position|role)|(?:got|been|was|were|getting)\s+(?:fired|laid\s+off|let\s+go|sacked|made\s+redundant)|retired|resigned|unemployed|out\s+of\s+work|between\s+jobs))(?P<prep>\s+(?i:at|with|from|by)\s+)?"), _h_job_loss),
-    Rule("leave", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:left|leave|leaving|quit|quitting|resigned\s+from|retired\s+from|moved\s+out\s+of|moved\s+away\s+from|stepped\s+down\s+from))\s+(?!(?i:my|his|her|the)\s+job\b)"), _h_leave),
-    Rule("breakup", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:broke\s+up\s+with|split\s+up\s+with|split\s+from|separated\s+from|divorced|got\s+divorced\s+from|dumped|divorcing))\s+(?P<obj><PERSON>)"), _h_breakup),
-    Rule("breakup_bare", rx(r"(?:(?P<who><I>)|(?i:my|our)\s+(?P<rel>" + _PARTNER + r")(?:\s+(?P<obj><PERSON>))?\s+(?i:and)\s+<I>)<AUX>\s+(?i:broke\s+up|split\s+up|separated|got\s+divorced|divorced)\b"), _h_breakup),
-    Rule("owns_gone", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:sold|gave\s+away|got\s+rid\s+of|donated|traded\s+in|totaled|totalled|wrecked))\s+(?i:my|our|the|his|her)\s+"), _h_owns_gone),
-    Rule("off_project", rx(r"<SUBJ><AUX>\s+(?i:off|done\s+with|finished|taken\s+off|rolled\s+off|moved\s+off|stopped\s+working\s+on)\s+(?=(?:(?i:the|my|our)\s+)?(?:[\w\-]+\s+){0,3}?(?i:project)\b|(?i:project)\s|[A-Z])"), _h_off_project),
-    # relations and people
-    Rule("partner", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:got\s+married\s+to|got\s+engaged\s+to|married\s+to|married|engaged\s+to|started\s+dating|started\s+seeing|dating|seeing|in\s+a\s+relationship\s+with|tied\s+the\s+knot\s+with))\s+(?P<obj><PERSON>)(?![\w'’])"), _h_partner),
-    Rule("partner_pair", rx(r"(?P<obj><PERSON>)\s+(?i:and)\s+<I>\s+(?P<v>(?i:got\s+married|got\s+engaged|tied\s+the\s+knot|started\s+dating|are\s+married|are\s+engaged|are\s+dating|have\s+been\s+(?:married|together|dating)|broke\s+up|split\s+up|separated|divorced|got\s+divorced))\b"), _h_partner_pair),
-    Rule("rel_is", rx(r"(?i:my|our)\s+(?P<rel><REL>)(?:['’]s\s+(?i:name))?\s+(?i:is|'s|’s)\s+(?i:now\s+|called\s+|named\s+)*(?P<obj><PERSON>)(?![\w'’])"), _h_relation),
-    Rule("is_rel", rx(r"(?P<obj><PERSON>)\s+(?i:is|'s|’s|has\s+been|became)\s+(?i:now\s+)?(?i:my|our)\s+(?P<rel><REL>)\b"), _h_relation),
-    Rule("have_rel", rx(r"<I><AUX>\s+(?P<v>(?i:have|has|got|adopted|rescued|had))\s+(?:(?i:a|an|one|two|three|four|five|six|\d+|another)\s+)?(?:(?i:new|little|baby|rescue|pet|young|older|younger|big|twin)\s+)*(?P<rel><REL>)(?i:s|es)?(?:\s*,\s*|\s+(?i:named|called)\s+|\s*[:–—-]\s*)(?P<obj><PERSONS>)"), _h_relation),
-    Rule("report_to", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:report|reports|reporting|reported|started\s+reporting))\s+(?i:directly\s+)?(?i:to)\s+(?P<obj><PERSON>)"), _h_report_to),
-    # where and for whom
-    Rule("move", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:moved|relocated|move|moves|moving|relocate|relocates|relocating|emigrated|immigrated|settled))\s+(?i:back\s+|over\s+|permanently\s+|here\s+|down\s+|up\s+|all\s+the\s+way\s+)?(?i:to|into|in)\s+"), _h_move),
-    Rule("live", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:live|lives|living|lived|reside|resides|residing|resided|based))\s+(?i:here\s+)?(?i:in)\s+"), _h_lives),
-    Rule("home", rx(r"(?i:my)\s+(?P<new>(?i:new)\s+)?(?i:home|address|place|flat|apartment|house)\s+(?i:is)\s+(?i:now\s+)?(?i:in)\s+"), _h_home),
-    Rule("join", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:joined|join|joins|joining|(?:started|start|starts|starting|began|begin)\s+(?:a\s+new\s+job\s+|my\s+new\s+job\s+|working\s+|work\s+|an\s+internship\s+)?(?:at|with|for)|got\s+(?:a\s+|the\s+)?(?:new\s+)?(?:job|position|role|gig|internship)\s+(?:at|with)|(?:accepted|took)\s+(?:a|an|the)\s+(?:new\s+)?(?:job|position|role|offer|internship)\s+(?:at|with|from)|(?:got|was|been|were|get)\s+hired\s+(?:at|by)|signed\s+with))\s+"), _h_join),
-    Rule("employer", rx(r"(?i:my)\s+(?P<new>(?i:new|current)\s+)?(?i:job\s+is\s+at|job\s+is\s+with|employer\s+is|company\s+is|workplace\s+is)\s+(?i:now\s+)?"), _h_employer),
-    Rule("job_title", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:(?:got\s+|been\s+|was\s+|were\s+|just\s+got\s+)?promoted\s+to|became|become|becoming|started\s+as|started\s+working\s+as|working\s+as|work\s+as|works\s+as|worked\s+as|employed\s+as|hired\s+as)\s+)?(?:(?i:an?|the)\s+)?(?P<title>(?:" + _NOT_MOD + r"[\w\-]+\s+){0,3}?(?i:" + _JOB + r")(?i:s)?)\b"), _h_job_title),
-    Rule("title_is", rx(r"(?i:my)\s+(?P<new>(?i:new)\s+)?(?i:job\s+title|title|role|position|job)\s+(?i:is)\s+(?i:now\s+)?(?!(?i:at|with|in)\b)(?:(?i:an?|the)\s+)?"), _h_title_phrase),
-    Rule("work_as", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:work|works|working|worked))\s+(?i:as)\s+(?:(?i:an?|the)\s+)?(?P<title>[\w\-]+(?:\s+[\w\-]+){0,3}?)(?=\s+(?:at|for|in|with|since)\b|\s*[,.;!]|\s*$)"), _h_job_title),
-    Rule("works", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:work|works|working|worked|employed|interning|interned))\s+(?:(?i:full[-\s]time|part[-\s]time|remotely|fully\s+remote)\s+)?(?i:at|for|by)\s+"), _h_works),
-    Rule("studies", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:study|studies|studying|studied|enrolled))\s+(?i:at)\s+"), _h_studies),
-    Rule("works_on", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:working|work|works|worked|started\s+working|began\s+working|leading|lead|leads|led|managing|manage|manages|managed|been\s+assigned|assigned|on))\s+(?i:on\s+|to\s+)?(?=(?:(?i:the|my|our)\s+)?(?:[\w\-]+\s+){0,3}?(?i:project)\b|(?i:project)\s|[A-Z]|(?i:my|our)\s)"), _h_works_on),
-    # who someone is
-    Rule("age", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:turned|turn|turns|turning))?\s*(?P<n>\d{1,3}|(?i:" + _NUM + r"))(?:\s+(?i:years?|yrs?)(?:\s+(?i:old))?|\s*(?i:yo|y/o|y\.o\.))?(?=\s*(?:$|[,.;!?]|\s+(?i:and|but|now|today|this|next|last|since|in|on|soon|already|myself|tomorrow|yesterday|years?)\b))"), _h_age),
-    Rule("diet", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:went|gone|go|going|turned|became|become|becoming|switched\s+to|converted\s+to|eat|eats|eating|follow|follows|following|keep|keeps|keeping|on))?\s*(?:(?i:a|an|strictly|fully|completely|mostly|mainly|strict|full|100%|basically|pretty\s+much)\s+)*(?P<obj>(?i:" + _DIET + r"))(?:\s+(?i:diet))?(?![\w-])"), _h_diet),
-    Rule("nationality", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:became|become|got|received|obtained|hold|holds|have|has))?\s*(?:(?i:an?|dual|proud)\s+)*(?P<obj>(?i:" + _DEMONYM + r"))(?:\s+(?i:citizen|national|citizenship|nationality|passport))?(?!\s+(?!and\b|but\b|so\b|too\b|by\b|from\b|now\b|since\b|though\b|myself\b|originally\b|as\b)[a-z])(?![\w-])"), _h_nationality),
-    Rule("from", rx(r"<SUBJ><AUX>\s+(?i:originally\s+|born\s+and\s+raised\s+|raised\s+)?(?i:from|come\s+from|comes\s+from|hail\s+from|hails\s+from)\s+"), _h_from),
-    Rule("speaks", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:speak|speaks|speaking|spoke|can\s+speak|fluent\s+in|bilingual\s+in|conversational\s+in|a\s+native(?=\s+" + _LANG + r"\s+speaker)))\s+(?:(?i:a\s+little\s+bit\s+of|a\s+little|a\s+bit\s+of|some|basic|fluent|conversational|decent|good|perfect|native|broken|passable|okay|ok)\s+)?(?P<obj>(?i:" + _LANG + r")(?:(?:\s*,\s*|\s+and\s+|\s*,\s*and\s+|\s+&\s+)(?:(?i:a\s+little|some|basic|fluent)\s+)?(?i:" + _LANG + r"))*)\b"), _h_speaks),
-    Rule("native", rx(r"(?P<who>(?i:my))\s+(?i:native\s+language|mother\s+tongue|first\s+language)\s+(?i:is)\s+(?P<obj>(?i:" + _LANG + r"))\b"), lambda x, c, m: _h_speaks(x, c, _Alias(m, who="I"))),
-    Rule("allergic", rx(r"<SUBJ><AUX>\s+(?:(?i:severely|very|deathly|mildly|slightly|highly|seriously|extremely|really|super)\s+)?(?P<v>(?i:allergic))\s+(?i:to)\s+"), _h_allergy, negatable=False),
-    Rule("allergy", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:have|has|got|developed))\s+(?:(?i:a|an|some)\s+)?(?:(?i:severe|mild|bad|serious|slight|nasty|deadly|life-threatening)\s+)?(?P<obj>[\w\-]+(?:\s+[\w\-]+)?)\s+(?i:allergy|allergies)\b"), _h_allergy),
-    # pets and things
-    Rule("pet_have", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:have|has|own|owns|got|adopted|rescued|bought|had))\s+(?P<q>(?i:a|an|one|two|three|four|five|\d+|another|the|my|some))\s+(?:(?i:new|little|pet|rescue|old|black|white|grey|gray|ginger|orange|tabby|golden|small|big|cute|young|senior|baby|fluffy|lazy)\s+)*(?P<sp><PET>|(?i:puppies|kitties|bunnies|mice))(?i:s|es)?\b"), _h_pet_have),
-    Rule("owns", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:own|owns|bought|purchased|got|have|has))\s+(?i:myself\s+|herself\s+|himself\s+)?(?=(?i:a|an|the|two|my\s+first|one)\s|[A-Z])"), _h_owns),
-    Rule("drives", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:drive|drives|driving|drove))\s+(?=(?i:a|an)\s|[A-Z])"), _h_drives),
-    # activities and tastes
-    Rule("hobby_list", rx(r"(?i:my)\s+(?:(?i:main|favou?rite|new|latest|big)\s+)?(?i:hobby|hobbies|pastime|pastimes|passion)\s+(?i:is|are|include|includes|has\s+become|became|these\s+days\s+(?:is|are))\s+"), _h_hobby_list),
-    Rule("hobby_play", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:play|plays|playing|played|do|does|doing|did|practice|practise|practices|practises|practicing|practising|go|goes|went|going))\s+(?:(?i:a\s+lot\s+of|some|lots\s+of|the)\s+)?(?P<obj>(?i:" + P.alternation(P.HOBBY_GAMES) + r")|(?!to\b)[a-z]+ing)\b"), _h_hobby_play),
-    Rule("hobby_start", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:took\s+up|taken\s+up|take\s+up|taking\s+up|picked\s+up|started|began|got\s+into|gotten\s+into|getting\s+into|got\s+really\s+into))\s+"), _h_hobby_start),
-    Rule("hobby_stop", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:gave\s+up|given\s+up|quit|stopped))\s+"), _h_hobby_stop),
-    Rule("likes", rx(r"<SUBJ><AUX>\s+(?:(?i:really|absolutely|totally|just|truly|genuinely|especially|kinda|kind\s+of|sort\s+of|still|also|both|definitely|do|always|secretly|actually)\s+)*(?P<v>(?i:like|likes|love|loves|adore|adores|enjoy|enjoys|prefer|prefers|liked|loved|enjoyed|adored|(?:a\s+)?(?:big\s+|huge\s+|massive\s+|great\s+)?fan\s+of|into|obsessed\s+with|crazy\s+about|passionate\s+about|fond\s+of|keen\s+on|addicted\s+to))\s+"), _h_likes),
-    Rule("favourite", rx(r"(?i:my)\s+(?i:favou?rite|fave|favorite)\s+(?:[\w\-]+\s+){1,2}?(?i:is|are)\s+"), _h_favourite),
-    Rule("dislikes", rx(r"<SUBJ><AUX>\s+(?:(?i:really|absolutely|totally|just|truly|genuinely|kinda|kind\s+of|honestly|seriously|still|also|actually)\s+)*(?P<v>(?i:hate|hates|dislike|dislikes|detest|detests|loathe|loathes|despise|despises|can['’]?t\s+stand|cannot\s+stand|hated|disliked|like|likes|enjoy|enjoys|care\s+for|(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of))\s+"), _h_dislikes, negatable=True),
-    Rule("plans", rx(r"<SUBJ><AUX>\s+(?P<v>(?i:planning|plan|plans|planned|intend|intends|intending|decided|going|gonna|about))\s+(?:(?i:on)\s+)?(?P<to>(?i:to)\s+)?"), _h_plans),
-    # relations mentioned in passing
-    Rule("mention", rx(r"(?i:my|our)\s+(?P<rel><REL>)\s*,?\s+(?P<obj><PERSON>)(?![\w'’])"), _h_mention, exclusive=False),
+    Rule("deadline_of", _h_deadline),
+    Rule("deadline_bare", _h_deadline),
+    Rule("deadline_poss", _h_deadline),
+    Rule("deadline_due", _h_deadline),
+    Rule("deadline_moved", _h_deadline),
+    Rule("birthday", _h_birthday),
+    Rule("born_on", _h_birthday),
+    Rule("name_is", _h_name),
+    Rule("name_changed", _h_name),
+    Rule("call_me", lambda x, c, m: _h_name(x, c, _Alias(m))),
+    Rule("im_name", _h_name),
+    Rule("pet_gone", _h_pet_gone),
+    Rule("pet_put_down", _h_pet_gone),
+    Rule("job_loss", _h_job_loss),
+    Rule("leave", _h_leave),
+    Rule("breakup", _h_breakup),
+    Rule("breakup_bare", _h_breakup),
+    Rule("owns_gone", _h_owns_gone),
+    Rule("off_project", _h_off_project),
+    Rule("partner", _h_partner),
+    Rule("partner_pair", _h_partner_pair),
+    Rule("rel_is", _h_relation),
+    Rule("is_rel", _h_relation),
+    Rule("have_rel", _h_relation),
+    Rule("report_to", _h_report_to),
+    Rule("move", _h_move),
+    Rule("live", _h_lives),
+    Rule("home", _h_home),
+    Rule("join", _h_join),
+    Rule("employer", _h_employer),
+    Rule("job_title", _h_job_title),
+    Rule("title_is", _h_title_phrase),
+    Rule("work_as", _h_job_title),
+    Rule("works", _h_works),
+    Rule("studies", _h_studies),
+    Rule("works_on", _h_works_on),
+    Rule("age", _h_age),
+    Rule("diet", _h_diet),
+    Rule("nationality", _h_nationality),
+    Rule("from", _h_from),
+    Rule("speaks", _h_speaks),
+    Rule("native", lambda x, c, m: _h_speaks(x, c, _Alias(m, who='I'))),
+    Rule("allergic", _h_allergy, negatable=False),
+    Rule("allergy", _h_allergy),
+    Rule("pet_have", _h_pet_have),
+    Rule("owns", _h_owns),
+    Rule("drives", _h_drives),
+    Rule("hobby_list", _h_hobby_list),
+    Rule("hobby_play", _h_hobby_play),
+    Rule("hobby_start", _h_hobby_start),
+    Rule("hobby_stop", _h_hobby_stop),
+    Rule("likes", _h_likes),
+    Rule("favourite", _h_favourite),
+    Rule("dislikes", _h_dislikes, negatable=True),
+    Rule("plans", _h_plans),
+    Rule("mention", _h_mention, exclusive=False),
 )
 
 
@@ -1130,7 +1056,9 @@ class _Alias:
             return self._m.group(name)
         value = self._m.group(name) if name in self._m.re.groupindex else None
         alt = name + "2"
-        return value if value is not None or alt not in self._m.re.groupindex else self._m.group(alt)
+        if value is not None or alt not in self._m.re.groupindex:
+            return value
+        return self._m.group(alt)
 
     def groupdict(self):
         return {**self._m.groupdict(), **self._extra}
@@ -1184,43 +1112,53 @@ class RuleExtractor:
         memory = self._memory_for(episode.scope, episode.speaker)
         x = _Episode(episode, memory, not bot, text)
         times = find_time_expressions(text, episode.timestamp)
-        pending = False
-        for start, end, elided in P.split_clauses(text):
+        pending, muted = False, -1
+        for start, end, elided, sentence in P.split_clauses(text):
+            if sentence == muted:
+                continue  # the rest of a request to the assistant is its content, not a fact
             c = self._clause(x, start, end, elided, times, pending)
-            if c is None:
-                continue
             pending = False
             if not c.text.strip():
                 pending = c.correction  # "Sorry," on its own: the next clause corrects
                 continue
+            if P.IMPERATIVE.match(c.text.strip()):
+                muted = sentence
+                continue
+            lead = _LEAD_SUBJECT.match(c.s)
+            if lead and not c.prefix:
+                x.last_who = lead.group("who")
             if _blocked(c.text):
                 continue
             self._apply(x, c)
         return self._finish(x)
 
-    def _clause(self, x, start, end, elided, times, pending) -> _Clause | None:
+    def _clause(self, x, start, end, elided, times, pending) -> _Clause:
         raw = x.text[start:end]
         skip = P.discourse_prefix(raw)
-        strong = _STRONG_CORRECTION.match(raw, skip)
+        strong = P.STRONG_CORRECTION.match(raw, skip)
         if strong and strong.end() > skip:
             skip = strong.end()
-        weak = _WEAK_CORRECTION.match(raw, skip)
+        weak = P.WEAK_CORRECTION.match(raw, skip)
         if weak:
             skip = weak.end()
         body = raw[skip:]
-        c = _Clause(start + skip, end, body, correction=bool(strong and strong.group()) or pending)
-        c.weak = bool(weak)  # type: ignore[attr-defined]
-        trailing = _TRAILING_NOT.search(body)
+        c = _Clause(start + skip, end, body, correction=bool(strong and strong.group()) or pending,
+                    span_end=end)
+        c.weak = bool(weak)
+        trailing = P.TRAILING_NOT.search(body)
         if trailing and (trailing.group("comma") or c.correction or c.weak or re.match(
                 r"(?i)it['’]?s|it\s+is|that['’]?s", body)) and len(body[: trailing.start()]) > 0:
             c.wrong = P.clean(trailing.group("wrong"))
             c.text = body[: trailing.start()]
             c.end = c.start + len(c.text)
+            if c.weak or re.match(r"(?i)it['’]?s|it\s+is|that['’]?s", body):
+                c.correction = True
         if elided and x.last_who and not re.match(r"(?i)\s*(?:i|my|he|she)\b", body):
             c.prefix = x.last_who + " "
         c.times = [t for t in times if c.start <= t.span[0] and t.span[1] <= c.end]
-        c.negated = bool(_NEGATION.search(c.text))
-        c.ceased = c.negated and bool(_CEASED.search(c.text))
+        main = _main_part(c.text)
+        c.negated = bool(P.NEGATION.search(main))
+        c.ceased = c.negated and bool(P.CEASED.search(main))
         return c
 
     def _apply(self, x: _Episode, c: _Clause) -> None:
@@ -1247,7 +1185,7 @@ class RuleExtractor:
         found = [d for d in found if d.op == "retract" or (
             d.subject, d.predicate, (d.object or "").lower()) not in retracted]
         main = [d for d in found if not d.side]
-        if (c.correction or c.weak and c.wrong) and not main:  # type: ignore[attr-defined]
+        if c.correction and not main:
             found += self._object_only(x, c)
         elif c.correction or c.wrong:
             found = [self._as_correction(c, d) if not d.side and (
@@ -1259,8 +1197,9 @@ class RuleExtractor:
         """"sorry, I meant Lisbon": the predicate of the speaker's last fact."""
         last = next(((d.subject, d.predicate) for d in reversed(x.drafts) if not d.side),
                     x.memory.last)
-        m = _OBJECT_ONLY.match(c.text.strip())
-        if last is None or m is None or len(m.group("obj").split()) > 5:
+        m = P.OBJECT_ONLY.match(c.text.strip())
+        if last is None or m is None or len(m.group("obj").split()) > 4 or re.search(
+                r"(?i)\b(?:i|i['’]m|you|we|he|she|they|is|are|was|am|to)\b", m.group("obj")):
             return []
         subject, predicate = last
         wrong = P.clean(m.group("wrong")) if m.group("wrong") else c.wrong
@@ -1269,7 +1208,7 @@ class RuleExtractor:
             date = _deadline_date(x, c, 0)
             value = date[0] if date else None
         elif predicate == "birthday":
-            value = _parse_date(raw.strip())
+            value = P.parse_day_month(raw.strip())
         elif _REGISTRY.get(predicate).object_kind == "entity":
             value = P.title_if_lower(P.clean(raw))
         else:
@@ -1277,7 +1216,7 @@ class RuleExtractor:
         if not value or value.lower().split()[0] in P.PRONOUN_OBJECTS or contains_secret(value):
             return []
         return [_Draft("correct", subject, predicate, value, NEG_INF, POS_INF,
-                       (c.start, c.end), wrong_object=wrong or None)]
+                       (c.start, c.span_end), wrong_object=wrong or None)]
 
     @staticmethod
     def _as_correction(c: _Clause, d: _Draft) -> _Draft:

@@ -37,12 +37,22 @@ class SecretMatch:
 _TOKEN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern))
     for kind, pattern in (
-        ("private_key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----)?"),
+        (
+            "private_key",
+            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"
+            r"(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----)?",
+        ),
         ("anthropic_key", r"\bsk-ant-[A-Za-z0-9_\-]{16,}"),
-        ("openai_key", r"\bsk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z0-9_\-]*\d)[A-Za-z0-9_\-]{16,}"),
+        (
+            "openai_key",
+            r"\bsk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z0-9_\-]*\d)[A-Za-z0-9_\-]{16,}",
+        ),
         ("stripe_key", r"\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{10,}"),
         ("aws_access_key", r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b"),
-        ("github_token", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}\b|\bgithub_pat_[A-Za-z0-9_]{22,}"),
+        (
+            "github_token",
+            r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}\b|\bgithub_pat_[A-Za-z0-9_]{22,}",
+        ),
         ("gitlab_token", r"\bglpat-[A-Za-z0-9_\-]{20,}"),
         ("slack_token", r"\bxox[abposr]-[A-Za-z0-9\-]{10,}"),
         ("google_api_key", r"\bAIza[0-9A-Za-z_\-]{35}"),
@@ -52,7 +62,10 @@ _TOKEN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 
 # Credentials stated in words: only the value (group "value") is the secret.
-_VALUE = r"""(?:"(?P<dq>[^"\n]{1,100})"|'(?P<sq>[^'\n]{1,100})'|“(?P<cq>[^”\n]{1,100})”|(?P<bare>[^\s"'“”]{1,100}))"""
+_VALUE = (
+    r"""(?:"(?P<dq>[^"\n]{1,100})"|'(?P<sq>[^'\n]{1,100})'|“(?P<cq>[^”\n]{1,100})”"""
+    r"""|(?P<bare>[^\s"'“”]{1,100}))"""
+)
 _KEYWORD = re.compile(
     r"(?i)\b(?P<kw>password|passwd|pwd|passcode|passphrase|pass phrase|pin(?: code| number)?|"
     r"api[ _\-]?key|secret(?: key)?|access[ _\-]?token|auth[ _\-]?token|token|"
@@ -62,7 +75,12 @@ _KEYWORD = re.compile(
 )
 # Words that follow "password is" without being a password.
 _NOT_A_VALUE = frozenset(
-    ["the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "it", "too", "not", "wrong", "incorrect", "correct", "expired", "weak", "strong", "secure", "insecure", "long", "short", "hard", "easy", "simple", "on", "in", "at", "saved", "stored", "written", "still", "also", "very", "really", "so", "same", "different", "new", "old", "required", "needed", "missing", "invalid", "case-sensitive", "changed", "reset", "locked", "what", "where"]
+    str.split(
+        "the a an my your his her our their this that it too not wrong incorrect correct expired "
+        "weak strong secure insecure long short hard easy simple on in at saved stored written "
+        "still also very really so same different new old required needed missing invalid "
+        "case-sensitive changed reset locked what where"
+    )
 )
 _PIN_VALUE = re.compile(r"^\d{4,8}$")
 

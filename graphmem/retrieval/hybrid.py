@@ -91,6 +91,16 @@ class SearchResult(BaseModel):
     def episodes(self) -> list[Hit]:
         return [h for h in self.hits if h.kind == "episode"]
 
+    def sessions(self) -> list[tuple[str, float]]:
+        """Conversation sessions ranked by their best hit (a fact counts for the session
+        of its provenance), best first; hits without a session are left out."""
+        best: dict[str, float] = {}
+        for hit in self.hits:
+            session = hit.session
+            if session is not None and hit.score > best.get(session, -math.inf):
+                best[session] = hit.score
+        return sorted(best.items(), key=lambda item: -item[1])
+
 
 @dataclass
 class _Candidate:

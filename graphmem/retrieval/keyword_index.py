@@ -3,6 +3,15 @@
 Positions are chosen by the caller (``SearchTable``) and shared with ``VectorIndex``, so
 one boolean mask restricts both. Scores follow Okapi BM25 (k1=1.2, b=0.75).
 
+Postings are compact typed arrays (position, term frequency) per term, scored with
+numpy: a query costs a few vector operations per query term, not a Python loop per
+posting, so a common term over a million entries stays in the milliseconds. The mask
+is applied to each posting list before any score is computed.
+
+Tokens: lower-cased words and numbers; possessive ``'s`` dropped ("Alice's" -> alice);
+stop words dropped; a light suffix fold ("moved"/"move", "cats"/"cat",
+"living"/"live", "studies"/"study").
+
 >>> index = KeywordIndex()
 >>> index.add([0, 1], ["Alice moved to Berlin", "Bob adopted a cat"])
 >>> [pos for pos, _ in index.search("where did alice move", 2)]
@@ -13,20 +22,24 @@ from __future__ import annotations
 
 import math
 import re
+from array import array
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 STOPWORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "his", "how", "i", "i'm", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "she", "so", "that", "the", "their", "them", "then", "there", "these", "they", "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "about", "can", "could", "should", "just", "than", "too", "very", "also", "any", "some", "all"]
-)
+    ["a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "his", "how", "i", "i'm", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "she", "so", "that", "the", "their", "them", "then", "there", "these", "they", "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "about", "can", "could", "should", "just", "than", "too", "very", "also", "any", "some", "all", "i've", "i'd", "i'll", "you're", "you've", "it's", "that's", "there's", "don't", "didn't", "doesn't", "not", "no", "if", "been", "being", "am", "here", "out", "up", "more", "most", "much", "many", "other", "such", "only", "own", "same", "each", "few", "both", "through", "during", "before", "after", "above", "below", "over", "under", "again", "further", "once", "let", "let's", "get", "got", "like", "one", "know", "think", "want", "need", "make", "really", "well", "sure", "thing", "things", "way", "lot", "something", "anything", "us"]
+)  # fmt: skip
 
 
 def tokenize(text: str) -> list[str]:
     """Lower-cased word tokens without stop words, with a light plural/verb suffix fold."""
     out = []
     for token in _TOKEN.findall(text.lower()):
+        if token.endswith("'s"):
+            token = token[:-2]
         if token in STOPWORDS:
             continue
         out.append(_fold(token))
@@ -35,11 +48,25 @@ def tokenize(text: str) -> list[str]:
 
 def _fold(token: str) -> str:
     # A tiny stemmer: enough to match "moved"/"move", "cats"/"cat", "living"/"live".
+    if token.isdigit():
+        return token
     for suffix, keep in (("ing", 4), ("ies", 3), ("ed", 4), ("es", 4), ("s", 3)):
         if token.endswith(suffix) and len(token) - len(suffix) >= keep - 1:
+            if suffix == "s" and token.endswith(("ss", "us", "is")):
+                return token  # "glass", "status", "analysis" are not plurals
             stem = token[: -len(suffix)]
             return stem + ("y" if suffix == "ies" else "")
     return token
+
+
+class _Postings:
+    """One term's posting list: parallel typed arrays (cheap to append, zero-copy to numpy)."""
+
+    __slots__ = ("positions", "freqs")
+
+    def __init__(self) -> None:
+        self.positions = array("q")
+        self.freqs = array("f")
 
 
 class KeywordIndex:
@@ -47,56 +74,117 @@ class KeywordIndex:
     b = 0.75
 
     def __init__(self):
-        self._lengths: dict[int, int] = {}
-        self._terms: dict[int, tuple[str, ...]] = {}
-        self._postings: dict[str, dict[int, int]] = {}
+        self._postings: dict[str, _Postings] = {}
+        self._lengths = np.zeros(1024, dtype=np.float32)
+        self._present = np.zeros(1024, dtype=bool)
+        self._size = 0  # one past the highest position used
+        self._live = 0
         self._total_length = 0
 
     def __len__(self) -> int:
-        return len(self._lengths)
+        return self._live
+
+    def _grow(self, needed: int) -> None:
+        capacity = self._lengths.shape[0]
+        if needed <= capacity:
+            return
+        while capacity < needed:
+            capacity *= 2
+        lengths = np.zeros(capacity, dtype=np.float32)
+        lengths[: self._size] = self._lengths[: self._size]
+        present = np.zeros(capacity, dtype=bool)
+        present[: self._size] = self._present[: self._size]
+        self._lengths, self._present = lengths, present
 
     def add(self, positions: Sequence[int], texts: Sequence[str]) -> None:
         for pos, text in zip(positions, texts, strict=True):
-            if pos in self._lengths:
+            if pos < self._size and self._present[pos]:
                 continue  # a position's text never changes
             tokens = tokenize(text)
+            self._grow(pos + 1)
+            self._size = max(self._size, pos + 1)
+            self._present[pos] = True
             self._lengths[pos] = len(tokens)
-            self._terms[pos] = tuple(set(tokens))
+            self._live += 1
             self._total_length += len(tokens)
-            for token in tokens:
-                bucket = self._postings.setdefault(token, {})
-                bucket[pos] = bucket.get(pos, 0) + 1
+            for token, tf in Counter(tokens).items():
+                bucket = self._postings.get(token)
+                if bucket is None:
+                    bucket = self._postings[token] = _Postings()
+                bucket.positions.append(pos)
+                bucket.freqs.append(tf)
 
     def remove(self, positions: Sequence[int]) -> None:
         """Erase entries: their postings are deleted, not just hidden."""
-        for pos in positions:
-            if pos not in self._lengths:
+        gone = [p for p in positions if p < self._size and self._present[p]]
+        if not gone:
+            return
+        drop = np.asarray(gone, dtype=np.int64)
+        for pos in gone:
+            self._present[pos] = False
+            self._total_length -= int(self._lengths[pos])
+            self._lengths[pos] = 0
+            self._live -= 1
+        for token in list(self._postings):
+            bucket = self._postings[token]
+            pos = np.frombuffer(bucket.positions, dtype=np.int64)
+            hit = np.isin(pos, drop)
+            if not hit.any():
                 continue
-            self._total_length -= self._lengths.pop(pos)
-            for token in self._terms.pop(pos):
-                bucket = self._postings[token]
-                bucket.pop(pos, None)
-                if not bucket:
-                    del self._postings[token]
+            keep = ~hit
+            if not keep.any():
+                del self._postings[token]
+                continue
+            freqs = np.frombuffer(bucket.freqs, dtype=np.float32)
+            fresh = _Postings()
+            fresh.positions.frombytes(pos[keep].tobytes())
+            fresh.freqs.frombytes(freqs[keep].tobytes())
+            del pos, freqs  # release the buffers before replacing the arrays
+            self._postings[token] = fresh
 
     def search(
         self, query: str, k: int, allowed: np.ndarray | None = None
     ) -> list[tuple[int, float]]:
+        """The ``k`` best positions by BM25 among ``allowed`` (default: all), best first."""
         terms = set(tokenize(query))
-        live = len(self._lengths)
+        live = self._live
         if not terms or not live or k <= 0:
             return []
+        if allowed is not None and len(allowed) < self._size:
+            allowed = np.concatenate([allowed, np.zeros(self._size - len(allowed), dtype=bool)])
         average = self._total_length / live or 1.0
-        scores: dict[int, float] = {}
-        for term in terms:
+        parts_pos, parts_score = [], []
+        for term in sorted(terms):
             bucket = self._postings.get(term)
-            if not bucket:
+            if bucket is None or not len(bucket.positions):
                 continue
-            idf = math.log(1 + (live - len(bucket) + 0.5) / (len(bucket) + 0.5))
-            for pos, tf in bucket.items():
-                if allowed is not None and not allowed[pos]:
+            pos = np.frombuffer(bucket.positions, dtype=np.int64)
+            tf = np.frombuffer(bucket.freqs, dtype=np.float32)
+            df = len(pos)
+            if allowed is not None:
+                keep = allowed[pos]
+                pos, tf = pos[keep], tf[keep]
+                if not len(pos):
                     continue
-                norm = tf + self.k1 * (1 - self.b + self.b * self._lengths[pos] / average)
-                scores[pos] = scores.get(pos, 0.0) + idf * tf * (self.k1 + 1) / norm
-        best = sorted(scores.items(), key=lambda item: -item[1])[:k]
-        return best
+            idf = math.log(1 + (live - df + 0.5) / (df + 0.5))
+            norm = tf + self.k1 * (1 - self.b + self.b * self._lengths[pos] / average)
+            parts_pos.append(pos)
+            parts_score.append(idf * tf * (self.k1 + 1) / norm)
+        if not parts_pos:
+            return []
+        if len(parts_pos) == 1:
+            pos, scores = parts_pos[0], parts_score[0].astype(np.float64)
+        else:
+            every = np.concatenate(parts_pos)
+            dense = np.bincount(every, weights=np.concatenate(parts_score), minlength=self._size)
+            seen = np.zeros(self._size, dtype=bool)
+            seen[every] = True
+            pos = np.flatnonzero(seen)
+            scores = dense[pos]
+        top = min(k, len(pos))
+        if top < len(pos):
+            best = np.argpartition(-scores, top - 1)[:top]
+            best = best[np.lexsort((pos[best], -scores[best]))]
+        else:
+            best = np.lexsort((pos, -scores))
+        return [(int(pos[i]), float(scores[i])) for i in best]

@@ -136,6 +136,8 @@ class EmbeddedBackend:
             sync = {"full": "FULL", "normal": "NORMAL"}[durability]
             self._db.execute(f"PRAGMA synchronous={sync}")
             self._db.execute("PRAGMA busy_timeout=60000")
+            # Erased content is overwritten, not just unlinked (privacy; see erase()).
+            self._db.execute("PRAGMA secure_delete=ON")
             self._db.executescript(_SCHEMA)
             self._db.execute("BEGIN IMMEDIATE")
             self._check_version()
@@ -175,10 +177,22 @@ class EmbeddedBackend:
         return self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()[0]
 
     def _refresh(self) -> None:
-        """Catch up with commits made by other connections (cheap when there were none)."""
+        """Catch up with commits made by other connections (cheap when there were none).
+        Reads run in one read transaction: a consistent snapshot of another process's
+        commits, so the change counter and the rows it covers agree."""
         version = self._db.execute("PRAGMA data_version").fetchone()[0]
         if version == self._data_version and self._seen >= 0:
             return
+        if self._db.in_transaction:
+            self._catch_up(version)
+            return
+        self._db.execute("BEGIN")
+        try:
+            self._catch_up(version)
+        finally:
+            self._db.execute("COMMIT")
+
+    def _catch_up(self, version: int) -> None:
         self._data_version = version
         if self._meta("erase_epoch") != self._erase_epoch:
             self._reset_memory()
@@ -330,14 +344,14 @@ class EmbeddedBackend:
                     # A whole subject: also every fact that points at it.
                     where = f"({where}) OR (scope=? AND object_id=?)"
                     params += [scope, subject_id]
-                ids = [r[0] for r in self._db.execute(f"SELECT id FROM rows WHERE {where}", params)]
-                fact_ids = {
-                    r[0]
-                    for r in self._db.execute(f"SELECT fact_id FROM rows WHERE {where}", params)
-                }
+                found = self._db.execute(f"SELECT id, text FROM rows WHERE {where}", params)
+                ids, texts = [], set()
+                for row_id, text in found.fetchall():
+                    ids.append(row_id)
+                    texts.add(text)
                 self._db.execute(f"DELETE FROM rows WHERE {where}", params)
                 self._db.execute(f"DELETE FROM events WHERE {where}", params)
-                self._delete_embeddings(ids + sorted(fact_ids))
+                self._delete_embeddings([text_owner(scope, t) for t in sorted(texts)])
                 if predicate is None and object_id is None:
                     self._db.execute("DELETE FROM entities WHERE id=?", (subject_id,))
                     self._delete_embeddings([subject_id])
@@ -346,8 +360,7 @@ class EmbeddedBackend:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-            self._reset_memory()  # erasing is rare: rebuild the mirror rather than patch it
-            self._refresh()
+            self._scrub()
             return len(ids)
 
     def erase_episodes(self, scope: str, episode_ids: Sequence[str], tombstone: Event) -> int:
@@ -366,9 +379,15 @@ class EmbeddedBackend:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-            self._reset_memory()  # erasing is rare: rebuild the mirror rather than patch it
-            self._refresh()
+            self._scrub()
             return cur.rowcount
+
+    def _scrub(self) -> None:
+        """After an erase: move the WAL into the (securely deleted) file so no old page
+        version survives, and rebuild the in-memory mirror and its indexes."""
+        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._reset_memory()  # erasing is rare: rebuild the mirror rather than patch it
+        self._refresh()
 
     def _delete_embeddings(self, owner_ids: list[str]) -> None:
         self._db.executemany("DELETE FROM embeddings WHERE owner_id=?", [(o,) for o in owner_ids])

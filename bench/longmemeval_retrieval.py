@@ -1,0 +1,224 @@
+"""Session-level retrieval on LongMemEval-S (dev subset, 66 questions), hybrid vs baselines.
+
+    HF_HUB_OFFLINE=1 .venv/bin/python bench/longmemeval_retrieval.py \
+        [--store /tmp/graphmem-lme.db] [--extractor none|rules] [--episodes 200]
+
+Every question's haystack (~50 dated sessions, ~500 turns) goes into ONE embedded store,
+each question in its own scope (``graphmem.loaders.longmemeval`` via ``Memory.load``).
+Loading is idempotent: an existing ``--store`` is reused (only missing turns are added),
+so the embedding time printed is only that of this run's additions. Nothing else is
+cached on disk.
+
+For every question, ``mem.search(question, k=--episodes, reference=question_date,
+scope=question_id)`` ranks episodes (and facts, with ``--extractor rules``); sessions
+are ranked by their best hit (``SearchResult.sessions()``; a fact counts for the session
+of its provenance). Two baselines run in the same process on the same store, straight
+on the backend's filtered indexes: BM25 only and vector only (session = best turn).
+
+Printed per question type and overall (abstention ``_abs`` questions reported apart):
+session recall_any@5, recall_all@5, recall_all@10, NDCG@10; and for knowledge-update
+questions the share where the newest evidence session (by session date) ranks above
+every older one. The answers and the ``has_answer`` flags are read only to score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import math
+import os
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the `loaders` package
+
+from graphmem import Memory  # noqa: E402
+from graphmem.retrieval.search_table import SearchFilter  # noqa: E402
+from loaders.longmemeval import parse_date  # noqa: E402
+
+DATA = Path("/work/shared/data/longmemeval-dev/longmemeval_s_dev66.json.gz")
+TYPES = (
+    "single-session-user",
+    "single-session-assistant",
+    "single-session-preference",
+    "multi-session",
+    "knowledge-update",
+    "temporal-reasoning",
+)
+
+
+def load_questions(path: Path) -> list[dict]:
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def build(mem: Memory, path: Path, extractor: str | None) -> None:
+    started = time.perf_counter()
+    done = [0]
+
+    def progress(n: int) -> None:
+        done[0] += n
+        if done[0] % 4096 < n:
+            print(f"  loaded {done[0]} turns, {time.perf_counter() - started:.0f} s", flush=True)
+
+    report = mem.load(path, format="longmemeval", extractor=extractor, progress=progress)
+    print(
+        f"load: {report.records} turns read, {report.episodes_added} episodes added "
+        f"({report.episodes_skipped} already stored), {report.facts_written} fact rows, "
+        f"{report.seconds:.1f} s total, {report.embedding_seconds:.1f} s embedding"
+        + (
+            f" ({report.episodes_added / report.embedding_seconds:.1f} turns/s)"
+            if report.embedding_seconds
+            else ""
+        )
+    )
+    print(f"store: {mem.stats()}")
+
+
+# -- session rankings --------------------------------------------------------------------
+
+
+def rank_hybrid(mem: Memory, q: dict, k: int) -> list[tuple[str, float]]:
+    result = mem.search(q["question"], k=k, reference=q["_date"], scope=q["question_id"])
+    return result.sessions()
+
+
+def rank_backend(mem: Memory, q: dict, k: int, source: str) -> list[tuple[str, float]]:
+    """One index alone, straight on the backend (same scope filter), best turn per session."""
+    f = SearchFilter(q["question_id"])
+    vector = mem.embedder.embed([q["question"]])[0] if source == "vector" else None
+    text = q["question"] if source == "keyword" else None
+    found = mem.backend.search("episodes", f, vector=vector, text=text, k=k)[source]
+    episodes = {e.id: e for e in mem.backend.episodes(q["question_id"], [i for i, _ in found])}
+    best: dict[str, float] = {}
+    for ident, score in found:
+        session = episodes[ident].session
+        if session not in best:  # ranked best first
+            best[session] = score
+    return sorted(best.items(), key=lambda item: -item[1])
+
+
+# -- metrics -----------------------------------------------------------------------------
+
+
+def metrics(ranked: list[str], q: dict) -> dict[str, float]:
+    evidence = set(q["answer_session_ids"])
+    top5, top10 = set(ranked[:5]), set(ranked[:10])
+    dcg = sum(1 / math.log2(i + 2) for i, s in enumerate(ranked[:10]) if s in evidence)
+    idcg = sum(1 / math.log2(i + 2) for i in range(min(len(evidence), 10)))
+    out = {
+        "any@5": float(bool(evidence & top5)),
+        "all@5": float(evidence <= top5),
+        "all@10": float(evidence <= top10),
+        "ndcg@10": dcg / idcg,
+    }
+    if q["question_type"] == "knowledge-update" and len(evidence) > 1:
+        when = dict(zip(q["haystack_session_ids"], q["haystack_dates"], strict=True))
+        ordered = sorted(evidence, key=lambda s: parse_date(when[s], None))
+        position = {s: i for i, s in enumerate(ranked)}
+        newest = position.get(ordered[-1], math.inf)
+        out["newest_first"] = float(all(newest < position.get(s, math.inf) for s in ordered[:-1]))
+    return out
+
+
+COLUMNS = ("any@5", "all@5", "all@10", "ndcg@10")
+
+
+def table(name: str, rows: dict[str, list[dict[str, float]]]) -> None:
+    print(f"\n{name}")
+    print(f"  {'question type':<28}{'n':>4}" + "".join(f"{c:>9}" for c in COLUMNS))
+    for label, scores in rows.items():
+        if not scores:
+            continue
+        cells = "".join(f"{statistics.mean(s[c] for s in scores):>9.3f}" for c in COLUMNS)
+        print(f"  {label:<28}{len(scores):>4}{cells}")
+    ku = [s["newest_first"] for s in rows.get("knowledge-update", []) if "newest_first" in s]
+    if ku:
+        print(f"  knowledge-update newest evidence ranked first: {sum(ku):.0f}/{len(ku)} "
+              f"= {statistics.mean(ku):.1%}")  # fmt: skip
+
+
+def evaluate(mem: Memory, questions: list[dict], systems: dict, verbose: bool) -> dict:
+    summary = {}
+    for name, rank in systems.items():
+        rows: dict[str, list[dict[str, float]]] = defaultdict(list)
+        latencies = []
+        misses = []
+        for q in questions:
+            t0 = time.perf_counter()
+            ranked = [s for s, _ in rank(mem, q)]
+            latencies.append(time.perf_counter() - t0)
+            m = metrics(ranked, q)
+            abstain = q["question_id"].endswith("_abs")
+            rows[("abstention (_abs) " if abstain else "") + q["question_type"]].append(m)
+            if not abstain:
+                rows["overall (non-_abs)"].append(m)
+            if m["all@10"] < 1 or m.get("newest_first", 1) < 1:
+                misses.append((q, ranked, m))
+        ordered = {t: rows[t] for t in TYPES}
+        ordered["overall (non-_abs)"] = rows["overall (non-_abs)"]
+        ordered["abstention (_abs), all types"] = [
+            m for key, ms in rows.items() if key.startswith("abstention") for m in ms
+        ]
+        lat = sorted(latencies)
+        table(
+            f"{name}: {len(questions)} questions, search p50 {lat[len(lat) // 2] * 1000:.0f} ms,"
+            f" max {lat[-1] * 1000:.0f} ms",
+            ordered,
+        )
+        if verbose:
+            for q, ranked, m in misses:
+                evidence = q["answer_session_ids"]
+                where = [ranked.index(s) + 1 if s in ranked else None for s in evidence]
+                print(f"    miss {q['question_id']} [{q['question_type']}] ranks {where} {m}")
+                print(f"      Q: {q['question']}  ({q['question_date']})")
+        overall = ordered["overall (non-_abs)"]
+        summary[name] = {c: statistics.mean(s[c] for s in overall) for c in COLUMNS}
+    return summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--store", default="/tmp/graphmem-lme.db", help="store file (reused)")
+    parser.add_argument("--extractor", choices=("none", "rules"), default="none")
+    parser.add_argument("--episodes", type=int, default=200, help="hits per search (k)")
+    parser.add_argument("--limit", type=int, default=None, help="first N questions only")
+    parser.add_argument("--verbose", action="store_true", help="list the misses")
+    parser.add_argument("--hybrid-only", action="store_true")
+    args = parser.parse_args()
+
+    questions = load_questions(args.data)[: args.limit]
+    for q in questions:
+        q["_date"] = parse_date(q["question_date"], None)
+    mem = Memory.open(args.store, durability="normal")
+    print(f"store {args.store}, extractor {args.extractor}, {len(questions)} questions")
+    t0 = time.perf_counter()
+    mem.embedder.embed(["warm up"])
+    print(f"embedding model loaded in {time.perf_counter() - t0:.1f} s")
+    build(mem, args.data, None if args.extractor == "none" else "rules")
+
+    k = args.episodes
+    systems = {f"hybrid (mem.search, k={k} hits -> sessions)": lambda m, q: rank_hybrid(m, q, k)}
+    if not args.hybrid_only:
+        systems[f"BM25 only (backend keyword index, k={k} turns)"] = lambda m, q: rank_backend(
+            m, q, k, "keyword"
+        )
+        systems[f"vector only (backend vector index, k={k} turns)"] = lambda m, q: rank_backend(
+            m, q, k, "vector"
+        )
+    summary = evaluate(mem, questions, systems, args.verbose)
+    print("\noverall (non-_abs):")
+    for name, s in summary.items():
+        print(f"  {name[:48]:<50}" + "".join(f"{c} {v:.3f}  " for c, v in s.items()))
+    mem.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1072 @@
+"""The Neo4j backend: the embedded store's bitemporal rows, in a graph you can browse.
+
+Opened by ``Memory.open("bolt://host:7687")`` (or ``neo4j://``, ``neo4j+s://``...);
+``auth=("user", "password")`` or ``bolt://user:password@host:7687``, ``database=`` for a
+named database. It behaves exactly like ``EmbeddedBackend`` (the same contract tests run
+on both); everything temporal is planned above it by ``graphmem.store.writes``.
+
+Data model
+----------
+- Entities: ``(:Entity:<Type> {id, scope, name, type, aliases})``; the second label is the
+  entity type made a safe identifier (``Person``, ``Place``; a type that would collide with
+  one of graphmem's own labels gets a trailing ``_``).
+- Fact rows, reified: ``(s:Entity)-[:SUBJECT]->(f:Fact)-[:OBJECT]->(o:Entity)``, plus a
+  direct relationship ``(s)-[:LIVES_IN]->(o)`` whose type is the predicate upper-cased.
+  Both the ``:Fact`` node and the direct relationship carry the row's properties: id,
+  fact_id, scope, subject, subject_id, predicate, object, object_id, text, valid_from,
+  valid_to, recorded_at, expired_at, expired_by, provenance (JSON), confidence, and a
+  ``caption`` such as ``lives in (2019-01-01 → now)`` (``✗ superseded`` once expired).
+
+  Why reify: Neo4j range, full-text and vector indexes are declared per label or per
+  relationship type, and predicates are open-ended (users declare their own). One
+  ``:Fact`` label gives every row, whatever its predicate, the same indexes (the four
+  times, scope, the family key, full-text on text, a vector index on ``embedding``) and a
+  uniqueness constraint on the row id, all declared once in ``schema/*.cypher``. The
+  direct predicate-typed relationship keeps Neo4j Browser readable (``Alice -LIVES_IN->
+  Paris`` with its interval as caption) and lets people write natural Cypher; a single
+  ``:FACT`` type would have worked for indexes but shows every edge as "FACT". graphmem
+  itself reads only the ``:Fact`` nodes; writes keep both in step in one transaction.
+- Episodes: ``(:Episode {id, scope, session, turn, speaker, role, text, timestamp, source})``.
+- Events (the append-only log): ``(:Event {scope, seq, recorded_at, op, subject_id,
+  predicate, object_id, payload, row_ids})``; ``seq`` counts per scope, handed out by the
+  scope's clock under its lock, so ``events(scope)`` is in write order (``events()`` of all
+  scopes is grouped by scope, then in write order).
+- Clocks: ``(:Clock {scope, requested, assigned, event_seq})``.
+- Embeddings: an ``embedding`` property (LIST<FLOAT>, rounded to float32 like the
+  embedded store) on the node it describes: the ``:Fact`` row, ``:Entity`` or
+  ``:Episode`` with that id, each label with a 384-d cosine vector index. An owner id that
+  is none of these (e.g. a logical ``fact_id``) gets an ``(:Embedding {owner_id, scope,
+  embedding})`` node, also vector-indexed.
+
+Every node and relationship carries ``scope``; every read filters scope and time mode in
+Cypher ``WHERE``. Times are Neo4j ``DateTime`` in UTC; open ends are the sentinels
+``0001-01-01T00:00:00Z`` and ``9999-12-31T23:59:59.999999Z``, never null, so the query
+modes of ``graphmem.time.bitemporal`` are plain comparisons (``_time_filter``, the only
+place they are written in Cypher).
+
+Writes and locking
+------------------
+``begin(families, scopes)`` opens an explicit transaction, MERGEs the ``:Clock`` of every
+scope it touches and writes a property on it (taking Neo4j's exclusive lock, so writers of
+one scope queue there; scopes are locked in sorted order, so writers cannot deadlock on
+them), then reads the clocks and the current rows of all families under that lock.
+``commit(batch)`` writes the batch in the same transaction with a few UNWIND statements
+and commits. A transient failure (deadlock, leader switch, lost connection) during
+``begin`` is retried; during ``commit`` it rolls back and raises ``TransientStoreError``
+(a ``StoreError``): nothing was written and the caller may simply run the write again.
+If the connection drops during the commit itself, the outcome is unknown and a plain
+``StoreError`` says so. ``erase`` and other writes run as managed transactions
+(``session.execute_write``), which the driver retries on transient errors by itself.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+import numpy as np
+
+from graphmem.errors import GraphmemError, StoreError
+from graphmem.model import Entity, Episode, Fact, Provenance
+from graphmem.store.protocol import ChangeAxis, Event, Family, RowQuery, WriteBatch
+from graphmem.time.bitemporal import Clock
+from graphmem.time.instant import NEG_INF, POS_INF, format_instant
+
+try:
+    import neo4j
+    from neo4j import exceptions as neo4j_errors
+except ImportError:  # pragma: no cover - the driver is an optional dependency
+    neo4j = None  # type: ignore[assignment]
+    neo4j_errors = None  # type: ignore[assignment]
+
+
+class TransientStoreError(StoreError):
+    """A write failed on a transient Neo4j error and was rolled back; retrying may succeed."""
+
+
+# -- Cypher: every statement the backend runs ------------------------------------------
+
+FACT_FIELDS = (
+    "id", "fact_id", "scope", "subject", "subject_id", "predicate", "object", "object_id",
+    "text", "valid_from", "valid_to", "recorded_at", "expired_at", "expired_by", "provenance",
+    "confidence",
+)  # fmt: skip
+ENTITY_FIELDS = ("id", "scope", "name", "type", "aliases")
+EPISODE_FIELDS = (
+    "id",
+    "scope",
+    "session",
+    "turn",
+    "speaker",
+    "role",
+    "text",
+    "timestamp",
+    "source",
+)
+EVENT_FIELDS = (
+    "scope", "recorded_at", "op", "subject_id", "predicate", "object_id", "payload", "row_ids",
+)  # fmt: skip
+TIME_FIELDS = ("valid_from", "valid_to", "recorded_at", "expired_at")
+# Labels graphmem gives its own nodes; an entity type may not borrow one.
+RESERVED_LABELS = frozenset({"Entity", "Fact", "Episode", "Event", "Clock", "Embedding"})
+RESERVED_TYPES = frozenset({"SUBJECT", "OBJECT"})
+
+
+def _projection(var: str, fields: Sequence[str]) -> str:
+    return var + " {" + ", ".join(f".{name}" for name in fields) + "}"
+
+
+FACT_MAP = _projection("f", FACT_FIELDS)
+
+
+def _time_filter(
+    var: str,
+    *,
+    known_at: datetime | None = None,
+    as_of: datetime | None = None,
+    valid_overlap: tuple[datetime, datetime] | None = None,
+) -> tuple[list[str], dict[str, Any]]:
+    """The query modes of ``graphmem.time.bitemporal`` as Cypher conditions on row ``var``.
+
+    - ``known_at`` (``believed_at``): ``recorded_at <= known_at < expired_at``; at
+      ``POS_INF`` (the current belief) ``expired_at`` is the open-end sentinel.
+    - ``as_of`` (``valid_at``): ``valid_from <= as_of < valid_to``.
+    - ``valid_overlap``: the valid interval overlaps ``[start, end)``.
+    ``None`` applies no filter. Queries pass ``$pos_inf`` (see ``Neo4jBackend._params``).
+    """
+    conditions: list[str] = []
+    params: dict[str, Any] = {}
+    if known_at is not None:
+        if known_at >= POS_INF:
+            conditions.append(f"{var}.expired_at = $pos_inf")
+        else:
+            conditions.append(f"{var}.recorded_at <= $known_at AND $known_at < {var}.expired_at")
+            params["known_at"] = known_at
+    if as_of is not None:
+        conditions.append(f"{var}.valid_from <= $as_of AND $as_of < {var}.valid_to")
+        params["as_of"] = as_of
+    if valid_overlap is not None:
+        conditions.append(f"{var}.valid_from < $overlap_end AND $overlap_start < {var}.valid_to")
+        params["overlap_start"], params["overlap_end"] = valid_overlap
+    return conditions, params
+
+
+def _in_window(var: str, prop: str) -> str:
+    """``prop`` lies in the half-open window ``($start, $end]`` (the changes views)."""
+    return f"($start < {var}.{prop} AND {var}.{prop} <= $end)"
+
+
+def _key_filter(var: str, predicate: str | None, object_id: str | None) -> str:
+    """What an erase removes (rows or events ``var``): the key, or a whole subject with
+    every fact pointing at it. Parameters: $scope, $subject_id, $predicate, $object_id."""
+    where = f"{var}.scope = $scope AND {var}.subject_id = $subject_id"
+    if predicate is not None:
+        where += f" AND {var}.predicate = $predicate"
+    if object_id is not None:
+        where += f" AND {var}.object_id = $object_id"
+    elif predicate is None:
+        where = f"({where}) OR ({var}.scope = $scope AND {var}.object_id = $subject_id)"
+    return where
+
+
+LOCK_CLOCKS = """
+UNWIND $scopes AS scope
+MERGE (c:Clock {scope: scope})
+  ON CREATE SET c.requested = $neg_inf, c.assigned = $neg_inf, c.event_seq = 0
+SET c._lock = true
+REMOVE c._lock
+RETURN c.scope AS scope, c.requested AS requested, c.assigned AS assigned
+"""
+
+SET_CLOCKS = """
+UNWIND $clocks AS c
+MERGE (k:Clock {scope: c.scope})
+  ON CREATE SET k.event_seq = 0
+SET k.requested = c.requested, k.assigned = c.assigned
+"""
+
+CURRENT_ROWS = f"""
+UNWIND $families AS fam
+MATCH (f:Fact {{scope: fam.scope, subject_id: fam.subject_id, predicate: fam.predicate}})
+WHERE {_time_filter("f", known_at=POS_INF)[0][0]}
+RETURN {FACT_MAP} AS row
+"""
+
+MERGE_ENTITIES = """
+UNWIND $entities AS e
+MERGE (n:Entity {id: e.props.id})
+  ON CREATE SET n += e.props, n:$(e.label)
+"""
+
+MERGE_EPISODES = """
+UNWIND $episodes AS e
+MERGE (n:Episode {id: e.id})
+  ON CREATE SET n += e
+"""
+
+EXPIRE_ROWS = """
+UNWIND $expire AS x
+MATCH (f:Fact {id: x.id})
+WHERE f.expired_at = $pos_inf
+SET f.expired_at = x.at, f.expired_by = x.by, f.caption = f.caption + x.note
+WITH f, x
+OPTIONAL MATCH (:Entity {id: f.subject_id})-[r {id: f.id}]->()
+SET r.expired_at = x.at, r.expired_by = x.by, r.caption = f.caption
+"""
+
+INSERT_ROWS = """
+UNWIND $rows AS row
+MATCH (s:Entity {id: row.props.subject_id})
+OPTIONAL MATCH (o:Entity {id: row.props.object_id})
+CREATE (s)-[:SUBJECT {scope: row.props.scope}]->(f:Fact)
+SET f = row.props
+FOREACH (_ IN CASE WHEN o IS NULL THEN [] ELSE [1] END |
+  CREATE (f)-[:OBJECT {scope: row.props.scope}]->(o)
+  CREATE (s)-[r:$(row.type)]->(o)
+  SET r = row.props)
+RETURN count(f) AS created, count(o) AS linked
+"""
+
+APPEND_EVENTS = """
+UNWIND $groups AS g
+MATCH (c:Clock {scope: g.scope})
+SET c.event_seq = coalesce(c.event_seq, 0) + size(g.events)
+WITH g, c.event_seq - size(g.events) AS base
+UNWIND range(0, size(g.events) - 1) AS i
+CREATE (e:Event)
+SET e = g.events[i], e.seq = base + i + 1
+RETURN count(e) AS created
+"""
+
+SET_EMBEDDINGS = """
+UNWIND $embeddings AS x
+OPTIONAL MATCH (f:Fact {id: x.owner})
+OPTIONAL MATCH (n:Entity {id: x.owner})
+OPTIONAL MATCH (ep:Episode {id: x.owner})
+WITH x, coalesce(f, n, ep) AS owner
+CALL (x, owner) {
+  WITH x, owner WHERE owner IS NOT NULL
+  SET owner.embedding = x.vector
+  WITH x
+  OPTIONAL MATCH (stale:Embedding {owner_id: x.owner})
+  DETACH DELETE stale
+}
+CALL (x, owner) {
+  WITH x, owner WHERE owner IS NULL
+  OPTIONAL MATCH (row:Fact {fact_id: x.owner})
+  WITH x, head(collect(row.scope)) AS scope
+  MERGE (e:Embedding {owner_id: x.owner})
+  SET e.embedding = x.vector, e.scope = coalesce(scope, x.scope, e.scope)
+}
+"""
+
+DELETE_EMBEDDINGS = """
+UNWIND $owners AS owner
+MATCH (e:Embedding {owner_id: owner})
+DETACH DELETE e
+"""
+
+ERASE_ROWS = """
+MATCH (f:Fact) WHERE {where}
+OPTIONAL MATCH (:Entity {{id: f.subject_id}})-[r {{id: f.id}}]->()
+DELETE r
+WITH f, f.id AS id, f.fact_id AS fact_id
+DETACH DELETE f
+RETURN collect(id) AS ids, collect(DISTINCT fact_id) AS fact_ids
+"""
+
+ERASE_EVENTS = "MATCH (e:Event) WHERE {where} DELETE e"
+
+ERASE_ENTITY = "MATCH (n:Entity {id: $subject_id}) DETACH DELETE n"
+
+ERASE_EPISODES = """
+UNWIND $ids AS id
+MATCH (e:Episode {id: id}) WHERE e.scope = $scope
+DETACH DELETE e
+RETURN count(*) AS erased
+"""
+
+READ_ROWS = """
+MATCH (f:Fact) WHERE {where}
+RETURN {fact_map} AS row
+ORDER BY f.subject, f.predicate, f.valid_from, f.recorded_at{limit}
+"""
+
+READ_CLOCK = (
+    "MATCH (c:Clock {scope: $scope}) RETURN c.requested AS requested, c.assigned AS assigned"
+)
+
+
+def _select(match: str, where: Sequence[str], fields: Sequence[str], order: str = "") -> str:
+    """``MATCH ... WHERE ... RETURN <var> {fields} AS item``: the simple reads."""
+    var = match[1 : match.index(":")]
+    cypher = f"MATCH {match}"
+    if where:
+        cypher += " WHERE " + " AND ".join(where)
+    cypher += f" RETURN {_projection(var, fields)} AS item"
+    return cypher + (f" ORDER BY {order}" if order else "")
+
+
+READ_ENTITY = _select("(n:Entity {id: $id})", ["n.scope = $scope"], ENTITY_FIELDS)
+READ_ENTITIES = _select("(n:Entity)", ["n.scope = $scope"], ENTITY_FIELDS)
+
+EXISTING_EPISODES = "UNWIND $ids AS id MATCH (e:Episode {id: id}) RETURN e.id AS id"
+
+READ_SCOPES = """
+CALL () {
+  MATCH (c:Clock) RETURN c.scope AS scope
+  UNION MATCH (e:Episode) RETURN e.scope AS scope
+  UNION MATCH (n:Entity) RETURN n.scope AS scope
+}
+RETURN scope
+"""
+
+READ_EMBEDDINGS = """
+UNWIND $ids AS oid
+OPTIONAL MATCH (f:Fact {id: oid})
+OPTIONAL MATCH (n:Entity {id: oid})
+OPTIONAL MATCH (ep:Episode {id: oid})
+OPTIONAL MATCH (e:Embedding {owner_id: oid})
+WITH oid, coalesce(f.embedding, n.embedding, ep.embedding, e.embedding) AS vector
+WHERE vector IS NOT NULL
+RETURN oid, vector
+"""
+
+STATS = """
+RETURN COUNT { (:Fact) } AS rows,
+       COUNT { (f:Fact) WHERE f.expired_at = $pos_inf } AS current_rows,
+       COUNT { (:Entity) } AS entities,
+       COUNT { (:Episode) } AS episodes,
+       COUNT { (:Event) } AS events,
+       COUNT { (f:Fact) WHERE f.embedding IS NOT NULL }
+         + COUNT { (n:Entity) WHERE n.embedding IS NOT NULL }
+         + COUNT { (e:Episode) WHERE e.embedding IS NOT NULL }
+         + COUNT { (:Embedding) } AS embeddings
+"""
+
+VECTOR_SEARCH = """
+CALL db.index.vector.queryNodes($index, $candidates, $vector) YIELD node, score
+WHERE node.scope = $scope
+RETURN coalesce(node.owner_id, node.id) AS id, score
+ORDER BY score DESC
+LIMIT $k
+"""
+
+FULLTEXT_SEARCH = """
+CALL db.index.fulltext.queryNodes($index, $text, {limit: $candidates}) YIELD node, score
+WHERE node.scope = $scope
+RETURN node.id AS id, score
+ORDER BY score DESC
+LIMIT $k
+"""
+
+CHECK_STRUCTURE = """
+MATCH (f:Fact)
+WITH f,
+     COUNT { (:Entity {id: f.subject_id})-[:SUBJECT]->(f) } AS subjects,
+     COUNT { (f)-[:OBJECT]->(:Entity {id: f.object_id}) } AS objects,
+     COUNT { (:Entity {id: f.subject_id})-[r]->(:Entity {id: f.object_id})
+             WHERE r.id = f.id AND r.expired_at = f.expired_at } AS direct
+WHERE subjects <> 1 OR objects <> direct
+   OR objects <> CASE WHEN f.object_id IS NULL THEN 0 ELSE 1 END
+   OR any(k IN $time_fields WHERE valueType(f[k]) <> 'ZONED DATETIME NOT NULL')
+   OR NOT (f.valid_from < f.valid_to AND f.recorded_at < f.expired_at)
+RETURN f.id AS id, subjects, objects, direct
+LIMIT 100
+"""
+
+CHECK_SCOPES = """
+CALL () {
+  MATCH (n) WHERE n.scope IS NULL RETURN 'node ' + coalesce(head(labels(n)), '?') AS what
+  UNION ALL
+  MATCH ()-[r]->() WHERE r.scope IS NULL RETURN 'relationship ' + type(r) AS what
+}
+RETURN what, count(*) AS n
+"""
+
+CHECK_ROWS = f"MATCH (f:Fact) RETURN {FACT_MAP} AS row"
+
+DROP_ALL = "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"
+
+SHOW_SCHEMA = ("SHOW INDEXES YIELD name RETURN name", "SHOW CONSTRAINTS YIELD name RETURN name")
+
+_SCHEMA_NAME = re.compile(
+    r"^CREATE\s+(?:CONSTRAINT|(?:RANGE\s+|TEXT\s+|POINT\s+|FULLTEXT\s+|VECTOR\s+)?INDEX)\s+"
+    r"`?(\w+)`?",
+    re.IGNORECASE,
+)
+
+
+# -- values ------------------------------------------------------------------------------
+
+
+def _utc(t: datetime) -> datetime:
+    return t if t.tzinfo is UTC else t.astimezone(UTC)
+
+
+def _native(value: Any) -> datetime:
+    """A Neo4j DateTime (stored in UTC) as graphmem's instant (aware UTC, microseconds)."""
+    t = value.to_native()
+    if t.utcoffset() == timedelta(0):
+        return t.replace(tzinfo=UTC)
+    return t.astimezone(UTC)
+
+
+def _label(entity_type: str) -> str:
+    """The entity type as a node label: letters, digits and ``_``, not one of ours."""
+    label = re.sub(r"\W+", "_", entity_type, flags=re.ASCII).strip("_") or "Thing"
+    if label[0].isdigit():
+        label = f"T_{label}"
+    return f"{label}_" if label in RESERVED_LABELS else label
+
+
+def _rel_type(predicate: str) -> str:
+    """The predicate as a relationship type: ``lives_in`` -> ``LIVES_IN``."""
+    rel = re.sub(r"\W+", "_", predicate, flags=re.ASCII).strip("_").upper() or "RELATED"
+    if rel[0].isdigit():
+        rel = f"P_{rel}"
+    return f"{rel}_" if rel in RESERVED_TYPES else rel
+
+
+def _day(t: datetime, open_end: str) -> str:
+    if t in (NEG_INF, POS_INF):
+        return open_end
+    text = format_instant(t)
+    return text[:10] if text[10:] in ("T00:00:00Z", "") else text[:16].replace("T", " ")
+
+
+def _caption(row: Fact) -> str:
+    """What Neo4j Browser shows on the edge: ``lives in (2019-01-01 → now)``."""
+    caption = (
+        f"{row.predicate.replace('_', ' ')} "
+        f"({_day(row.valid_from, '…')} → {_day(row.valid_to, 'now')})"
+    )
+    if row.expired_at < POS_INF:
+        caption += _ended_note(row.expired_by)
+    return caption
+
+
+def _ended_note(expired_by: str | None) -> str:
+    return f" ✗ {expired_by or 'expired'}"
+
+
+def _fact_props(row: Fact) -> dict[str, Any]:
+    props: dict[str, Any] = {name: getattr(row, name) for name in FACT_FIELDS}
+    for name in TIME_FIELDS:
+        props[name] = _utc(props[name])
+    props["provenance"] = row.provenance.model_dump_json(exclude_defaults=True)
+    props["confidence"] = float(row.confidence)
+    props["caption"] = _caption(row)
+    return props
+
+
+def _fact(m: dict[str, Any]) -> Fact:
+    return Fact.model_construct(
+        id=m["id"],
+        fact_id=m["fact_id"],
+        scope=m["scope"],
+        subject=m["subject"],
+        subject_id=m["subject_id"],
+        predicate=m["predicate"],
+        object=m["object"],
+        object_id=m["object_id"],
+        text=m["text"],
+        valid_from=_native(m["valid_from"]),
+        valid_to=_native(m["valid_to"]),
+        recorded_at=_native(m["recorded_at"]),
+        expired_at=_native(m["expired_at"]),
+        expired_by=m["expired_by"],
+        provenance=Provenance.model_validate_json(m["provenance"]),
+        confidence=m["confidence"],
+    )
+
+
+def _entity(m: dict[str, Any]) -> Entity:
+    return Entity(
+        id=m["id"], scope=m["scope"], name=m["name"], type=m["type"],
+        aliases=tuple(m["aliases"] or ()),
+    )  # fmt: skip
+
+
+def _episode(m: dict[str, Any]) -> Episode:
+    return Episode.model_construct(
+        id=m["id"], scope=m["scope"], session=m["session"], turn=m["turn"],
+        speaker=m["speaker"], role=m["role"], text=m["text"],
+        timestamp=_native(m["timestamp"]), source=m["source"], embedding=None,
+    )  # fmt: skip
+
+
+def _event(m: dict[str, Any]) -> Event:
+    return Event(
+        m["scope"], _native(m["recorded_at"]), m["op"], m["subject_id"], m["predicate"],
+        m["object_id"], m["payload"], tuple(m["row_ids"] or ()),
+    )  # fmt: skip
+
+
+def _event_props(e: Event) -> dict[str, Any]:
+    return {
+        "scope": e.scope, "recorded_at": _utc(e.recorded_at), "op": e.op,
+        "subject_id": e.subject_id, "predicate": e.predicate, "object_id": e.object_id,
+        "payload": e.payload, "row_ids": list(e.row_ids),
+    }  # fmt: skip
+
+
+def _vector(values: Sequence[float]) -> list[float]:
+    """Stored as the embedded store stores it (float32), so both return the same numbers."""
+    return np.asarray(values, dtype=np.float32).astype(float).tolist()
+
+
+# -- schema files ------------------------------------------------------------------------
+
+
+def schema_dir() -> Path:
+    """Where ``schema/*.cypher`` live: ``$GRAPHMEM_SCHEMA_DIR``, the source checkout, or
+    ``<prefix>/share/graphmem/schema``."""
+    candidates = [
+        os.environ.get("GRAPHMEM_SCHEMA_DIR"),
+        Path(__file__).resolve().parents[2] / "schema",
+        Path(sys.prefix) / "share" / "graphmem" / "schema",
+    ]
+    for candidate in candidates:
+        if candidate and any(Path(candidate).glob("*.cypher")):
+            return Path(candidate)
+    raise StoreError(
+        "cannot find graphmem's Neo4j schema (schema/*.cypher); set GRAPHMEM_SCHEMA_DIR "
+        "to the folder that holds them"
+    )
+
+
+def schema_statements(directory: Path | None = None) -> list[str]:
+    """The schema as statements: every ``*.cypher`` file in name order, ``//`` comments
+    dropped, split on ``;``."""
+    statements = []
+    for path in sorted((directory or schema_dir()).glob("*.cypher")):
+        lines = [ln for ln in path.read_text().splitlines() if not ln.strip().startswith("//")]
+        statements += [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+    return statements
+
+
+def _schema_name(statement: str) -> str | None:
+    found = _SCHEMA_NAME.match(statement)
+    return found.group(1) if found else None
+
+
+# -- errors ------------------------------------------------------------------------------
+
+
+def _reason(exc: BaseException) -> str:
+    if neo4j_errors is not None and isinstance(exc, neo4j_errors.Neo4jError):
+        message = (exc.message or str(exc)).strip()
+        return f"{exc.code}: {message}" if exc.code else message
+    text = str(exc).strip().splitlines()
+    return text[-1] if text else type(exc).__name__
+
+
+def _split_userinfo(uri: str) -> tuple[str, tuple[str, str] | None]:
+    """``bolt://user:pw@host`` -> (``bolt://host``, (user, pw)); the URI we print has no secret."""
+    parts = urlsplit(uri)
+    if "@" not in parts.netloc:
+        return uri, None
+    userinfo, host = parts.netloc.rsplit("@", 1)
+    user, _, password = userinfo.partition(":")
+    return urlunsplit(parts._replace(netloc=host)), (unquote(user), unquote(password))
+
+
+_BEGIN_ATTEMPTS = 8
+
+
+class Neo4jBackend:
+    """graphmem's store in Neo4j 5.26+ (Community or Enterprise), over the official driver.
+
+    The driver is thread-safe and so is this backend: every call uses its own session.
+    """
+
+    def __init__(
+        self,
+        uri: str,
+        *,
+        auth: Any = None,
+        database: str | None = None,
+        apply_schema: bool = True,
+        **driver_options: Any,
+    ):
+        uri, uri_auth = _split_userinfo(uri)
+        self.location = uri
+        self._database = database
+        self._closed = False
+        where = uri + (f" (database {database!r})" if database else "")
+        if neo4j is None:
+            raise StoreError(
+                f"cannot open {where}: the Neo4j driver is not installed "
+                "(pip install 'graphmem[neo4j]')"
+            )
+        options = {"connection_timeout": 10.0, "max_transaction_retry_time": 30.0}
+        options.update(driver_options)
+        try:
+            self._driver = neo4j.GraphDatabase.driver(uri, auth=auth or uri_auth, **options)
+        except (ValueError, neo4j_errors.ConfigurationError) as exc:
+            raise StoreError(f"cannot open Neo4j store {where}: {_reason(exc)}") from None
+        try:
+            self._driver.verify_connectivity()
+            self._driver.execute_query("RETURN 1", database_=database)
+            if apply_schema:
+                self.apply_schema()
+        except GraphmemError:
+            self._driver.close()
+            raise
+        except Exception as exc:  # noqa: BLE001 - one clear error instead of driver internals
+            self._driver.close()
+            raise StoreError(_open_failure(where, exc)) from None
+
+    # -- plumbing ------------------------------------------------------------------------
+    def _params(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {"pos_inf": POS_INF, "neg_inf": NEG_INF, **params}
+
+    def _session(self) -> Any:
+        return self._driver.session(
+            database=self._database,
+            bookmark_manager=self._driver.execute_query_bookmark_manager,
+        )
+
+    @contextmanager
+    def _errors(self, action: str) -> Iterator[None]:
+        """Driver and server failures become one ``StoreError`` naming the store."""
+        try:
+            yield
+        except GraphmemError:
+            raise
+        except Exception as exc:
+            if neo4j_errors is None or not isinstance(
+                exc, neo4j_errors.Neo4jError | neo4j_errors.DriverError
+            ):
+                raise
+            raise _store_error(self.location, action, exc) from None
+
+    def _read(self, query: str, **params: Any) -> list[Any]:
+        if self._closed:
+            raise StoreError(f"{self.location}: the store is closed")
+        with self._errors("read"):
+            records, _, _ = self._driver.execute_query(
+                query,
+                self._params(params),
+                database_=self._database,
+                routing_=neo4j.RoutingControl.READ,
+            )
+        return records
+
+    def _write(self, action: str, work: Any) -> Any:
+        """Run ``work(tx)`` as a managed write transaction (retried on transient errors)."""
+        if self._closed:
+            raise StoreError(f"{self.location}: the store is closed")
+        with self._errors(action), self._session() as session:
+            return session.execute_write(work)
+
+    def _run(self, tx: Any, query: str, **params: Any) -> Any:
+        return tx.run(query, self._params(params))
+
+    def apply_schema(self) -> list[str]:
+        """Create the constraints and indexes of ``schema/*.cypher`` that do not exist yet
+        (idempotent); returns the names created."""
+        created = []
+        with self._errors("apply the schema"), self._session() as session:
+
+            def existing() -> set[str]:
+                return {r["name"] for show in SHOW_SCHEMA for r in session.run(show)}
+
+            names = existing()
+            for statement in schema_statements():
+                name = _schema_name(statement)
+                if name is not None and name in names:
+                    continue
+                try:
+                    session.run(statement).consume()
+                except neo4j_errors.Neo4jError:
+                    if name is None or name not in existing():
+                        raise
+                    continue  # another process created it at the same moment
+                created.append(name or statement)
+            if created:
+                session.run("CALL db.awaitIndexes(300)").consume()
+        return created
+
+    # -- writes --------------------------------------------------------------------------
+    def begin(self, families: Iterable[Family], scopes: Iterable[str]) -> _Session:
+        if self._closed:
+            raise StoreError(f"{self.location}: the store is closed")
+        return _Session(self, list(dict.fromkeys(families)), scopes)
+
+    def _lock_clocks(self, tx: Any, scopes: Sequence[str]) -> dict[str, Clock]:
+        """Take the write lock of each scope's clock (in sorted order) and read it."""
+        result = self._run(tx, LOCK_CLOCKS, scopes=sorted(set(scopes)))
+        return {r["scope"]: Clock(_native(r["requested"]), _native(r["assigned"])) for r in result}
+
+    def _set_clocks(self, tx: Any, clocks: dict[str, Clock]) -> None:
+        self._run(
+            tx, SET_CLOCKS,
+            clocks=[{"scope": s, "requested": _utc(c.requested), "assigned": _utc(c.assigned)}
+                    for s, c in clocks.items()],
+        ).consume()  # fmt: skip
+
+    def _append_events(self, tx: Any, events: Sequence[Event]) -> None:
+        groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for event in events:
+            groups[event.scope].append(_event_props(event))
+        created = self._run(
+            tx, APPEND_EVENTS, groups=[{"scope": s, "events": e} for s, e in groups.items()]
+        ).single()["created"]
+        if created != len(events):
+            raise StoreError(f"{self.location}: an event's scope has no clock; nothing written")
+
+    def _write_batch(self, tx: Any, batch: WriteBatch) -> None:
+        """Everything a batch writes, in the order the rows need it (entities first)."""
+        self._set_clocks(tx, batch.clocks)
+        if batch.entities:
+            entities = [
+                {"label": _label(e.type), "props": {
+                    "id": e.id, "scope": e.scope, "name": e.name, "type": e.type,
+                    "aliases": list(e.aliases)}}
+                for e in batch.entities
+            ]  # fmt: skip
+            self._run(tx, MERGE_ENTITIES, entities=entities).consume()
+        if batch.episodes:
+            episodes = [
+                {name: getattr(e, name) for name in EPISODE_FIELDS}
+                | {"timestamp": _utc(e.timestamp)}
+                for e in batch.episodes
+            ]  # fmt: skip
+            self._run(tx, MERGE_EPISODES, episodes=episodes).consume()
+        if batch.expire:
+            expire = [
+                {"id": rid, "at": _utc(at), "by": by, "note": _ended_note(by)}
+                for rid, at, by in batch.expire
+            ]
+            self._run(tx, EXPIRE_ROWS, expire=expire).consume()
+        if batch.insert:
+            rows = [{"type": _rel_type(r.predicate), "props": _fact_props(r)} for r in batch.insert]
+            counts = self._run(tx, INSERT_ROWS, rows=rows).single()
+            linked = sum(1 for r in batch.insert if r.object_id is not None)
+            if (counts["created"], counts["linked"]) != (len(rows), linked):
+                raise StoreError(
+                    f"{self.location}: a row refers to an entity that is not stored; "
+                    "nothing was written"
+                )
+        if batch.events:
+            self._append_events(tx, batch.events)
+        if batch.embeddings:
+            scope = next(iter(batch.clocks)) if len(batch.clocks) == 1 else None
+            embeddings = [
+                {"owner": owner, "vector": _vector(vector), "scope": scope}
+                for owner, vector in batch.embeddings.items()
+            ]
+            self._run(tx, SET_EMBEDDINGS, embeddings=embeddings).consume()
+
+    def _stamp(self, tx: Any, tombstone: Event) -> Event:
+        """The tombstone's transaction time on the scope's clock, exactly as the embedded
+        store gives it (erase never fails on the clock)."""
+        clock = self._lock_clocks(tx, [tombstone.scope])[tombstone.scope]
+        clock = clock.advance(max(tombstone.recorded_at, clock.requested))
+        self._set_clocks(tx, {tombstone.scope: clock})
+        return Event(tombstone.scope, clock.assigned, tombstone.op, None, None, None, "{}")
+
+    def erase(
+        self, scope: str, subject_id: str, predicate: str | None, object_id: str | None,
+        tombstone: Event,
+    ) -> int:  # fmt: skip
+        params = {
+            "scope": scope, "subject_id": subject_id, "predicate": predicate,
+            "object_id": object_id,
+        }  # fmt: skip
+        whole_subject = predicate is None and object_id is None
+
+        def work(tx: Any) -> int:
+            stamped = self._stamp(tx, tombstone)
+            found = self._run(
+                tx, ERASE_ROWS.format(where=_key_filter("f", predicate, object_id)), **params
+            ).single()
+            ids, fact_ids = list(found["ids"]), sorted(found["fact_ids"])
+            self._run(
+                tx, ERASE_EVENTS.format(where=_key_filter("e", predicate, object_id)), **params
+            ).consume()
+            owners = ids + fact_ids
+            if whole_subject:
+                self._run(tx, ERASE_ENTITY, subject_id=subject_id).consume()
+                owners.append(subject_id)
+            self._run(tx, DELETE_EMBEDDINGS, owners=owners).consume()
+            self._append_events(tx, [stamped])
+            return len(ids)
+
+        return self._write("erase", work)
+
+    def erase_episodes(self, scope: str, episode_ids: Sequence[str], tombstone: Event) -> int:
+        def work(tx: Any) -> int:
+            stamped = self._stamp(tx, tombstone)
+            erased = self._run(tx, ERASE_EPISODES, scope=scope, ids=list(episode_ids)).single()
+            self._run(tx, DELETE_EMBEDDINGS, owners=list(episode_ids)).consume()
+            self._append_events(tx, [stamped])
+            return erased["erased"]
+
+        return self._write("erase episodes", work)
+
+    def drop_all(self) -> None:
+        """Delete every node and relationship of the database (tests and development only;
+        the schema stays)."""
+        if self._closed:
+            raise StoreError(f"{self.location}: the store is closed")
+        with self._errors("drop all data"), self._session() as session:
+            session.run(DROP_ALL).consume()
+
+    # -- reads ---------------------------------------------------------------------------
+    def clock(self, scope: str) -> Clock:
+        found = self._read(READ_CLOCK, scope=scope)
+        if not found:
+            return Clock(NEG_INF, NEG_INF)
+        return Clock(_native(found[0]["requested"]), _native(found[0]["assigned"]))
+
+    def rows(self, query: RowQuery) -> list[Fact]:
+        conditions, params = ["f.scope = $scope"], {"scope": query.scope}
+        for name in ("subject_id", "predicate", "object_id"):
+            if getattr(query, name) is not None:
+                conditions.append(f"f.{name} = ${name}")
+                params[name] = getattr(query, name)
+        if query.entity_id is not None:
+            conditions.append("(f.subject_id = $entity_id OR f.object_id = $entity_id)")
+            params["entity_id"] = query.entity_id
+        if query.row_ids is not None:
+            conditions.append("f.id IN $row_ids")
+            params["row_ids"] = list(query.row_ids)
+        times, time_params = _time_filter(
+            "f",
+            known_at=None if query.include_expired else query.known_at,
+            as_of=query.as_of,
+            valid_overlap=query.valid_overlap,
+        )
+        limit = ""
+        if query.limit is not None:
+            limit, params["limit"] = "\nLIMIT $limit", query.limit
+        cypher = READ_ROWS.format(
+            where=" AND ".join(conditions + times), fact_map=FACT_MAP, limit=limit
+        )
+        out = [_fact(r["row"]) for r in self._read(cypher, **params, **time_params)]
+        out.sort(key=lambda r: (r.subject, r.predicate, r.valid_from, r.recorded_at))
+        return out
+
+    def changed_rows(
+        self, scope: str, start: datetime, end: datetime, axis: ChangeAxis, known_at: datetime
+    ) -> list[Fact]:
+        if axis == "recorded":
+            conditions = [f"({_in_window('f', 'recorded_at')} OR {_in_window('f', 'expired_at')})"]
+            params: dict[str, Any] = {}
+        else:
+            conditions, params = _time_filter("f", known_at=known_at)
+            conditions.append(f"({_in_window('f', 'valid_from')} OR {_in_window('f', 'valid_to')})")
+        cypher = READ_ROWS.format(
+            where=" AND ".join(["f.scope = $scope", *conditions]), fact_map=FACT_MAP, limit=""
+        )
+        found = self._read(cypher, scope=scope, start=_utc(start), end=_utc(end), **params)
+        hits = [_fact(r["row"]) for r in found]
+        return sorted(hits, key=lambda r: (r.recorded_at, r.valid_from, r.id))
+
+    def entity(self, scope: str, entity_id: str) -> Entity | None:
+        found = self._read(READ_ENTITY, scope=scope, id=entity_id)
+        return _entity(found[0]["item"]) if found else None
+
+    def entities(self, scope: str) -> list[Entity]:
+        found = self._read(READ_ENTITIES, scope=scope)
+        return sorted((_entity(r["item"]) for r in found), key=lambda e: e.name)
+
+    def episodes(
+        self, scope: str, ids: Sequence[str] | None = None, *, session: str | None = None
+    ) -> list[Episode]:
+        where = ["e.scope = $scope"]
+        if ids is not None:
+            where.append("e.id IN $ids")
+        if session is not None:
+            where.append("e.session = $session")
+        cypher = _select("(e:Episode)", where, EPISODE_FIELDS, "e.timestamp, e.turn")
+        found = self._read(cypher, scope=scope, ids=list(ids or ()), session=session)
+        out = [_episode(r["item"]) for r in found]
+        # As SQLite orders them: by time, then turn with the missing turns first.
+        out.sort(key=lambda e: (e.timestamp, e.turn is not None, e.turn or 0))
+        return out
+
+    def existing_episode_ids(self, ids: Sequence[str]) -> set[str]:
+        found: set[str] = set()
+        for chunk in range(0, len(ids), 5000):
+            found.update(
+                r["id"] for r in self._read(EXISTING_EPISODES, ids=list(ids[chunk : chunk + 5000]))
+            )
+        return found
+
+    def events(self, scope: str | None = None) -> Iterator[Event]:
+        where = ["e.scope = $scope"] if scope is not None else []
+        cypher = _select("(e:Event)", where, EVENT_FIELDS, "e.scope, e.seq")
+        for r in self._read(cypher, scope=scope):
+            yield _event(r["item"])
+
+    def scopes(self) -> list[str]:
+        return sorted({r["scope"] for r in self._read(READ_SCOPES) if r["scope"] is not None})
+
+    def embeddings(self, owner_ids: Sequence[str]) -> dict[str, list[float]]:
+        out: dict[str, list[float]] = {}
+        for chunk in range(0, len(owner_ids), 2000):
+            part = list(owner_ids[chunk : chunk + 2000])
+            out.update((r["oid"], list(r["vector"])) for r in self._read(READ_EMBEDDINGS, ids=part))
+        return out
+
+    def vector_search(
+        self, index: str, vector: Sequence[float], k: int, *, scope: str, candidates: int = 0
+    ) -> list[tuple[str, float]]:
+        """Nearest owners by cosine in a vector index (``fact_embedding``, ``episode_embedding``,
+        ``entity_embedding``, ``embedding_embedding``), filtered to ``scope``. The index has
+        no pre-filter in Neo4j 5.26, so it asks for ``candidates`` (default ``10 * k``)."""
+        found = self._read(
+            VECTOR_SEARCH, index=index, vector=_vector(vector), k=k, scope=scope,
+            candidates=candidates or 10 * k,
+        )  # fmt: skip
+        return [(r["id"], r["score"]) for r in found]
+
+    def fulltext_search(
+        self, index: str, text: str, k: int, *, scope: str, candidates: int = 0
+    ) -> list[tuple[str, float]]:
+        """Ids by Lucene score in a full-text index (``fact_text``, ``episode_text``,
+        ``entity_text``), filtered to ``scope``."""
+        found = self._read(
+            FULLTEXT_SEARCH, index=index, text=text, k=k, scope=scope,
+            candidates=candidates or 10 * k,
+        )  # fmt: skip
+        return [(r["id"], r["score"]) for r in found]
+
+    def stats(self) -> dict[str, int]:
+        counts = dict(self._read(STATS)[0])
+        return {**{k: int(v) for k, v in counts.items()}, "bytes": 0}
+
+    def integrity_check(self) -> list[str]:
+        """Problems found (empty when healthy): the row invariants the embedded store
+        checks, plus the graph's shape (each row linked to its entities and mirrored by its
+        direct relationship, DateTime times, scope on every node and relationship)."""
+        from graphmem.store.embedded import _overlapping_beliefs
+
+        problems = []
+        families: dict[Family, list[Fact]] = defaultdict(list)
+        for r in self._read(CHECK_ROWS):
+            row = _fact(r["row"])
+            families[(row.scope, row.subject_id, row.predicate)].append(row)
+        for family, rows in families.items():
+            problems += _overlapping_beliefs(family, sorted(rows, key=lambda r: r.valid_from))
+        for r in self._read(CHECK_STRUCTURE, time_fields=list(TIME_FIELDS)):
+            problems.append(
+                f"row {r['id']}: {r['subjects']} subject links, {r['objects']} object links, "
+                f"{r['direct']} direct relationships, or malformed times"
+            )
+        for r in self._read(CHECK_SCOPES):
+            problems.append(f"{r['n']} {r['what']} without a scope")
+        return problems
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._driver.close()
+
+    def __repr__(self) -> str:
+        return f"Neo4jBackend({self.location!r})"
+
+
+def _store_error(location: str, action: str, exc: BaseException) -> StoreError:
+    if isinstance(exc, neo4j_errors.IncompleteCommit):
+        return StoreError(
+            f"{location}: {action}: the connection was lost while committing, so the write "
+            f"may or may not have been stored ({_reason(exc)})"
+        )
+    if isinstance(
+        exc,
+        neo4j_errors.TransientError | neo4j_errors.ServiceUnavailable | neo4j_errors.SessionExpired,
+    ):
+        return TransientStoreError(
+            f"{location}: {action} failed on a transient Neo4j error and was rolled back; "
+            f"retry ({_reason(exc)})"
+        )
+    return StoreError(f"{location}: {action} failed: {_reason(exc)}")
+
+
+def _open_failure(where: str, exc: BaseException) -> str:
+    if isinstance(exc, neo4j_errors.AuthError):
+        return f"cannot open Neo4j store {where}: authentication failed ({_reason(exc)})"
+    if isinstance(exc, neo4j_errors.ServiceUnavailable):
+        return (
+            f"cannot open Neo4j store {where}: no Neo4j answers there (is it running? "
+            f"scripts/neo4j/start.sh starts a local one): {_reason(exc)}"
+        )
+    if isinstance(exc, neo4j_errors.Neo4jError) and exc.code and "DatabaseNotFound" in exc.code:
+        return f"cannot open Neo4j store {where}: the database does not exist ({_reason(exc)})"
+    return f"cannot open Neo4j store {where}: {_reason(exc)}"
+
+
+class _Session:
+    """An open write: an explicit transaction holding the scopes' clock locks."""
+
+    def __init__(self, backend: Neo4jBackend, families: list[Family], scopes: Iterable[str]):
+        self._backend = backend
+        self._open = False
+        scopes = sorted(set(scopes) | {family[0] for family in families})
+        keys = [{"scope": s, "subject_id": sub, "predicate": p} for s, sub, p in families]
+        delay = 0.05
+        for attempt in range(_BEGIN_ATTEMPTS):
+            self._neo_session = backend._session()
+            self._tx = None
+            try:
+                with backend._errors("begin a write"):
+                    self._tx = self._neo_session.begin_transaction()
+                    self._open = True
+                    self._clocks = backend._lock_clocks(self._tx, scopes)
+                    self._rows: dict[Family, list[Fact]] = defaultdict(list)
+                    for r in backend._run(self._tx, CURRENT_ROWS, families=keys):
+                        row = _fact(r["row"])
+                        self._rows[(row.scope, row.subject_id, row.predicate)].append(row)
+                return
+            except TransientStoreError:
+                self.rollback()
+                if attempt == _BEGIN_ATTEMPTS - 1:
+                    raise
+                time.sleep(delay)
+                delay = min(delay * 2, 1.0)
+            except BaseException:
+                self.rollback()
+                raise
+
+    def clock(self, scope: str) -> Clock:
+        return self._clocks.get(scope, Clock(NEG_INF, NEG_INF))
+
+    def current_rows(self, family: Family) -> list[Fact]:
+        return list(self._rows.get(family, ()))
+
+    def commit(self, batch: WriteBatch) -> None:
+        if not self._open:
+            raise StoreError(f"{self._backend.location}: this write is already finished")
+        try:
+            with self._backend._errors("commit a write"):
+                self._backend._write_batch(self._tx, batch)
+                self._tx.commit()
+        except BaseException:
+            self.rollback()
+            raise
+        self._finish()
+
+    def rollback(self) -> None:
+        if self._tx is not None and self._open:
+            with suppress(Exception):  # the connection may already be gone
+                self._tx.rollback()
+        self._finish()
+
+    def _finish(self) -> None:
+        self._open = False
+        with suppress(Exception):
+            self._neo_session.close()
