@@ -51,6 +51,18 @@ from graphmem.time.instant import NEG_INF, POS_INF, TimeLike, now, to_instant
 When = TimeLike | None
 
 
+def _check_text(value: object, field: str, *, optional: bool = False) -> None:
+    """Names and scopes must be text; a clear error beats an AttributeError deep inside."""
+    if value is None and optional:
+        return
+    if not isinstance(value, str):
+        raise InvalidFactError(f"{field} must be a string, got {type(value).__name__}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidFactError(f"{field} contains invalid Unicode") from None
+
+
 class Memory:
     """A bitemporal memory over one backend.
 
@@ -300,6 +312,9 @@ class Memory:
         """Hard delete, for privacy: every row, event and embedding of the key or subject
         (a whole subject also loses the facts that point at it), leaving a content-free
         tombstone. Returns the number of rows deleted. This is the only deletion."""
+        for field, value in (("subject", subject), ("predicate", predicate), ("object", object),
+                             ("scope", scope)):  # fmt: skip
+            _check_text(value, f"erase: {field}", optional=field in ("predicate", "object"))
         if object is not None and predicate is None:
             raise InvalidFactError("erase: an object needs its predicate")
         if predicate is not None:
@@ -319,6 +334,9 @@ class Memory:
         obj: str | None,
         **filters: Any,
     ) -> RowQuery:
+        for field, value in (("scope", scope), ("subject", subject), ("predicate", predicate),
+                             ("object", obj)):  # fmt: skip
+            _check_text(value, field, optional=field != "scope")
         if predicate is not None:
             self.registry.get(predicate)
         return RowQuery(
@@ -452,6 +470,8 @@ class Memory:
         >>> mem.search("where does Alice live", scope="alice").facts[0].fact.object  # doctest: +SKIP
         'Berlin'
         """
+        _check_text(query, "query")
+        _check_text(scope, "scope")
         ref = self._time(reference, "reference", now())
         return Retriever(self.backend, self.embedder, weights or self.weights).search(
             query,
@@ -480,6 +500,9 @@ class Memory:
         >>> mem.ask("where do I live now?", speaker="Alice", scope="alice").answer  # doctest: +SKIP
         'Berlin (since 2024-03-01)'
         """
+        _check_text(question, "question")
+        _check_text(speaker, "speaker")
+        _check_text(scope, "scope")
         return ask_question(
             self, question, scope=scope, speaker=speaker,
             reference=self._time(reference, "reference", now()),
@@ -497,6 +520,8 @@ class Memory:
     ) -> str:
         """A prompt-ready block of relevant memory, labelled as data (not instructions),
         with each fact's validity, cut to ``budget_tokens``."""
+        _check_text(question, "question")
+        _check_text(scope, "scope")
         return build_context(
             self, question, scope=scope, budget_tokens=budget_tokens,
             reference=self._time(reference, "reference", now()),

@@ -35,7 +35,9 @@ Instant = Annotated[datetime, BeforeValidator(_instant)]
 
 def stable_id(*parts: str, prefix: str = "") -> str:
     """A deterministic short id (so re-loading the same input yields the same ids)."""
-    digest = hashlib.blake2b("\x1f".join(parts).encode(), digest_size=12).hexdigest()
+    # surrogatepass: ids of even invalid strings are computable (reads of them find nothing).
+    joined = "\x1f".join(parts).encode("utf-8", "surrogatepass")
+    digest = hashlib.blake2b(joined, digest_size=12).hexdigest()
     return f"{prefix}{digest}"
 
 
@@ -49,8 +51,22 @@ def normalise_name(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def valid_text(value: str) -> str:
+    """Refuse text that cannot be stored as UTF-8 (lone surrogates from bad decoding)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"invalid Unicode at position {exc.start}") from None
+    return value
+
+
 class Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _storable(cls, value: Any) -> Any:
+        return valid_text(value) if isinstance(value, str) else value
 
 
 class Provenance(Model):

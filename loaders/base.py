@@ -63,6 +63,7 @@ __all__ = [
     "detect",
     "get_loader",
     "iter_records",
+    "loads_json",
 ]
 
 HEAD_SIZE = 64 * 1024
@@ -243,9 +244,17 @@ def first_lines(head: str, count: int = 1) -> list[str]:
     return out
 
 
+def loads_json(text: str) -> Any:
+    """``json.loads``, with absurd nesting reported as invalid JSON instead of crashing."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise json.JSONDecodeError("nesting too deep", text, 0) from None
+
+
 def json_object_line(line: str) -> dict[str, Any] | None:
     try:
-        value = json.loads(line)
+        value = loads_json(line)
     except ValueError:
         return None
     return value if isinstance(value, dict) else None
@@ -383,7 +392,7 @@ def _decode_items(splitter: _ArraySplitter, reporter: Reporter) -> Iterator[Json
             reporter.error("the file ends inside the JSON list (truncated?)", start_line)
             return
         try:
-            value = json.loads(text)
+            value = loads_json(text)
         except json.JSONDecodeError as exc:
             reporter.error(
                 f"invalid JSON: {exc.msg} (column {exc.colno})", raw_line + exc.lineno - 1
@@ -418,7 +427,7 @@ def iter_json_items(path: Path, reporter: Reporter) -> Iterator[JsonItem]:
             if first.startswith("{"):
                 text = "".join(_chunks(fh, first, counter))
                 try:
-                    value = json.loads(text)
+                    value = loads_json(text)
                 except json.JSONDecodeError as exc:
                     reporter.error(
                         f"invalid JSON: {exc.msg} (column {exc.colno})", line + exc.lineno - 1

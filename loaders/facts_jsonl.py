@@ -25,6 +25,7 @@ from .base import (
     first_lines,
     iter_lines,
     json_object_line,
+    loads_json,
     make_fact,
 )
 
@@ -54,7 +55,7 @@ class FactsJsonlLoader:
             if not line.strip():
                 continue
             try:
-                data = json.loads(line)
+                data = loads_json(line)
             except json.JSONDecodeError as exc:
                 reporter.error(f"invalid JSON: {exc.msg} (column {exc.colno})", lineno)
                 continue

@@ -43,6 +43,7 @@ from .base import (
     inner_suffix,
     iter_lines,
     json_object_line,
+    loads_json,
     make_episode,
     normalise_role,
     parse_time,
@@ -186,7 +187,7 @@ class JsonlLoader:
             if not line.strip():
                 continue
             try:
-                data = json.loads(line)
+                data = loads_json(line)
             except json.JSONDecodeError as exc:
                 reporter.error(f"invalid JSON: {exc.msg} (column {exc.colno})", lineno)
                 continue

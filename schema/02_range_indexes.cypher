@@ -9,12 +9,16 @@ CREATE INDEX fact_scope IF NOT EXISTS FOR (f:Fact) ON (f.scope);
 CREATE INDEX fact_subject IF NOT EXISTS FOR (f:Fact) ON (f.subject_id);
 CREATE INDEX fact_object IF NOT EXISTS FOR (f:Fact) ON (f.object_id);
 CREATE INDEX fact_fact_id IF NOT EXISTS FOR (f:Fact) ON (f.fact_id);
+// The key of the fact text's embedding (rows of one text share one vector).
+CREATE INDEX fact_vector_key IF NOT EXISTS FOR (f:Fact) ON (f.vector_key);
 CREATE INDEX fact_valid_from IF NOT EXISTS FOR (f:Fact) ON (f.valid_from);
 CREATE INDEX fact_valid_to IF NOT EXISTS FOR (f:Fact) ON (f.valid_to);
 CREATE INDEX fact_recorded_at IF NOT EXISTS FOR (f:Fact) ON (f.recorded_at);
 CREATE INDEX fact_expired_at IF NOT EXISTS FOR (f:Fact) ON (f.expired_at);
 CREATE INDEX entity_scope IF NOT EXISTS FOR (n:Entity) ON (n.scope);
 CREATE INDEX entity_name IF NOT EXISTS FOR (n:Entity) ON (n.name);
+// Normalised aliases, only on entities that have some.
+CREATE INDEX entity_alias_keys IF NOT EXISTS FOR (n:Entity) ON (n.alias_keys);
 CREATE INDEX episode_scope IF NOT EXISTS FOR (e:Episode) ON (e.scope, e.session);
 CREATE INDEX episode_timestamp IF NOT EXISTS FOR (e:Episode) ON (e.timestamp);
 CREATE INDEX event_subject IF NOT EXISTS FOR (e:Event) ON (e.scope, e.subject_id);

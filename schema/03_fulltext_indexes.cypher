@@ -1,6 +1,11 @@
 // graphmem Neo4j schema, part 3: full-text (Lucene) indexes for keyword search.
-// Query with db.index.fulltext.queryNodes('fact_text', $q) and filter scope and time in WHERE.
+// The English analyzer drops stop words and stems ("moved" finds "move").
+// Query with db.index.fulltext.queryNodes('fact_text', $q) and filter scope and time in
+// WHERE before LIMIT (the procedure yields every match), as Neo4jBackend.search does.
 
-CREATE FULLTEXT INDEX fact_text IF NOT EXISTS FOR (f:Fact) ON EACH [f.text];
-CREATE FULLTEXT INDEX episode_text IF NOT EXISTS FOR (e:Episode) ON EACH [e.text];
-CREATE FULLTEXT INDEX entity_text IF NOT EXISTS FOR (n:Entity) ON EACH [n.name];
+CREATE FULLTEXT INDEX fact_text IF NOT EXISTS FOR (f:Fact) ON EACH [f.text]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
+CREATE FULLTEXT INDEX episode_text IF NOT EXISTS FOR (e:Episode) ON EACH [e.text]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
+CREATE FULLTEXT INDEX entity_text IF NOT EXISTS FOR (n:Entity) ON EACH [n.name]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};

@@ -102,7 +102,7 @@ COUNTRY_DEMONYMS: dict[str, str] = {
     "Lithuania": "Lithuanian", "Lebanon": "Lebanese", "Syria": "Syrian", "Singapore": "Singaporean",
     "Taiwan": "Taiwanese", "Nepal": "Nepali", "Sri Lanka": "Sri Lankan", "Jamaica": "Jamaican",
 }
-DEMONYMS = frozenset(COUNTRY_DEMONYMS.values()) | {"Brit", "Kiwi", "Québécois", "Quebecois"}
+DEMONYMS = frozenset(COUNTRY_DEMONYMS.values()) | {"Brit", "Québécois", "Quebecois"}
 CITIES = frozenset(
     words(
         "Berlin Munich Hamburg Frankfurt Cologne Stuttgart Leipzig Dresden Vienna Zurich Geneva "
@@ -227,7 +227,7 @@ NAME_STOPWORDS = (
 # Regex fragments (substituted into rule patterns by ``pattern``)
 # ---------------------------------------------------------------------------
 
-NAME_TOKEN = r"[A-Z](?:[a-zà-ÿ]+|[’'][A-Z][a-zà-ÿ]+)(?:[-'’][A-Z]?[a-zà-ÿ]+)*"
+NAME_TOKEN = r"[A-Z](?:[a-zà-ÿ]+|[’'][A-Z][a-zà-ÿ]+)(?:-[A-Z]?[a-zà-ÿ]+|['’][A-Z][a-zà-ÿ]+)*"
 PERSON = rf"(?:{NAME_TOKEN}(?:\s+{NAME_TOKEN}){{0,2}})"
 PERSON_LIST = rf"(?:{PERSON}(?:(?:\s*,\s*|\s+and\s+|\s*,\s*and\s+){PERSON})*)"
 _REL_WORDS = "|".join(sorted((re.escape(w) for w in RELATIONS), key=len, reverse=True))
@@ -439,7 +439,7 @@ _CONNECTORS = frozenset(
 )
 _PHRASE_STOP = re.compile(
     r"[;:!?()\[\]]|\.(?:\s|$)|,\s*(?=(?i:which|who|because|but|so|though|especially|since|"
-    r"when|as|and\s+(?:i|my|it)|not)\b)"
+    r"when|as|and\s+(?:i|my|it)|not|thanks|thank\s+you|please|lol|haha|btw|right|ok|okay)\b)"
     r"|\s+(?i:because|since|when|whenever|while|although|though|but|so\s+that|which|who|whom|"
     r"whose|unless|if|especially|except|than|whereas|cause|cos|as\s+well|as\s+long|anymore|"
     r"any\s+more|any\s+longer|these\s+days|nowadays|lately|at\s+the\s+moment|right\s+now|now|"
@@ -522,17 +522,24 @@ def take_entity(text: str, pos: int, limit: int, *, lowercase_ok: bool = True):
     return start, start + len(chunk), title_if_lower(chunk)
 
 
+_TRAILING_ADVERBIAL = re.compile(
+    r"(?i)(?:\s+(?:very\s+much|so\s+much|a\s+lot|a\s+bunch|too|as\s+well|more\s+and\s+more|"
+    r"really|though|anymore|again|daily|weekly|on\s+(?:the\s+)?weekends?|at\s+(?:night|weekends?)|"
+    r"every\s+(?:single\s+)?\w+|most\s+(?:days|weekends|evenings|mornings|nights)|"
+    r"in\s+my\s+(?:free|spare|down)\s+time|whenever\s+i\s+can))+$"
+)
+
+
 def take_phrase(text: str, pos: int, limit: int, *, max_words: int = 8):
     """A free-text object (a food, an activity, a plan) from ``pos`` to a boundary."""
     stop = _PHRASE_STOP.search(text, pos, limit)
     end = stop.start() if stop else limit
     raw = text[pos:end]
     value = clean(raw)
-    value = re.sub(r"(?i)\s+(?:very much|so much|a lot|a bunch|too|as well|more and more|"
-                   r"really|though|anymore|again)$", "", value)
+    value = _TRAILING_ADVERBIAL.sub("", value)
     if not value or len(value.split()) > max_words:
         return None
-    first = value.split()[0].lower()
+    first = value.split()[0].lower().strip(",.;:!?")
     if first in PRONOUN_OBJECTS or first in {"my", "your", "his", "her", "our", "their", "to"}:
         return None
     start = pos + raw.find(value[:1]) if value else pos
@@ -657,7 +664,8 @@ IMPERATIVE = re.compile(
     r"schedule|remind|find|search|look|check|help|translate|summari[sz]e|draft|create|"
     r"generate|let|keep|stop|start\s+calling|memori[sz]e|learn|overwrite|replace|use|bypass|"
     r"execute|run|do\s+not|don['’]t\s+(?:forget|tell|store|save|remember))\b"
-    r"|^(?:(?i:now|and|so)\s+)?(?i:you\s+(?:must|should|need\s+to|have\s+to|will|are\s+to|"
+    r"|^(?:(?i:please|now|and|so|new\s+instructions?|system|assistant|from\s+now\s+on)[,:]?\s+)*"
+    r"(?i:you\s+(?:must|should|need\s+to|have\s+to|will|are\s+to|"
     r"shall|may\s+now|can\s+now)|i\s+(?:want|need|would\s+like|['’]d\s+like)\s+you\s+to|"
     r"(?:can|could|would|will)\s+you|make\s+sure|be\s+sure)\b"
 )
@@ -718,7 +726,7 @@ RULE_TEMPLATES: dict[str, str] = {
         r"\s+(?i:on\s+)?(?i:the\s+)?"
     ),
     "born_on": (
-        r"<SUBJ><AUX>\s+(?i:born)\s+(?i:on\s+)?(?i:the\s+)?(?=\d|<MONTH>\b)"
+        r"<SUBJ><AUX>\s+(?i:born)\s+(?i:on\s+)?(?i:the\s+)?(?=\d|(?i:<MONTH>)\b)"
     ),
     "name_is": (
         r"(?i:my)\s+(?i:full\s+|first\s+|real\s+|legal\s+|actual\s+|new\s+)?(?i:name)"
@@ -788,6 +796,15 @@ RULE_TEMPLATES: dict[str, str] = {
         r"tied\s+the\s+knot|started\s+dating|are\s+married|are\s+engaged|are\s+dating|"
         r"have\s+been\s+(?:married|together|dating)|broke\s+up|split\s+up|separated|divorced|"
         r"got\s+divorced))\b"
+    ),
+    "poss_rel": (
+        r"(?P<who><PERSON>)['’]s\s+(?P<rel><REL>)\s+(?i:is|was)\s+(?i:now\s+)?(?P<obj><PERSON>)"
+        r"(?![\w'’])"
+    ),
+    "deadline_by": (
+        r"(?i:need|needs|have|has|got)\s+(?i:to)\s+(?i:ship|finish|deliver|submit|launch|hand\s+in|"
+        r"complete|release|wrap\s+up)\s+(?P<proj>(?:(?i:the|our|my)\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)"
+        r"\s+(?i:by|before)\b"
     ),
     "rel_is": (
         r"(?i:my|our)\s+(?P<rel><REL>)(?:['’]s\s+(?i:name))?\s+(?i:is|'s|’s)\s+(?i:now\s+|"

@@ -21,6 +21,9 @@ import numpy as np
 
 EXACT_LIMIT = 40_000  # below this many allowed entries an exact scan is fast and exact
 HNSW_MIN_SIZE = 50_000  # the HNSW graph is built once the index holds this many entries
+HNSW_M = 16  # graph degree (2*M links on the base layer)
+HNSW_EF_CONSTRUCTION = 100
+HNSW_EF_SEARCH = 64  # at least; raised for larger k and for selective masks
 
 
 class VectorIndex:
@@ -109,9 +112,11 @@ class VectorIndex:
         n = self._size
         if self._hnsw is None:
             self._hnsw = hnswlib.Index(space="ip", dim=self.dimensions)
-            self._hnsw.init_index(max_elements=max(n * 2, 1024), ef_construction=100, M=16)
+            self._hnsw.init_index(
+                max_elements=max(n + n // 4, 1024), ef_construction=HNSW_EF_CONSTRUCTION, M=HNSW_M
+            )
         if self._hnsw.get_max_elements() < n:
-            self._hnsw.resize_index(n * 2)
+            self._hnsw.resize_index(n + n // 4)
         if self._hnsw_count < n:
             fresh = np.arange(self._hnsw_count, n)
             self._hnsw.add_items(self._vectors[fresh], fresh)
@@ -126,3 +131,16 @@ class VectorIndex:
     @property
     def nbytes(self) -> int:
         return int(self._vectors.nbytes + self._has.nbytes)
+
+    @property
+    def hnsw_nbytes(self) -> int:
+        """Memory the HNSW graph holds, estimated from hnswlib's layout: per allocated
+        element its vector copy, base-layer links and label (plus a lock and a label-map
+        entry), and upper-layer links for the ~1/(M-1) elements that have them."""
+        if self._hnsw is None:
+            return 0
+        capacity = self._hnsw.get_max_elements()
+        count = self._hnsw.get_current_count()
+        per_element = self.dimensions * 4 + (2 * HNSW_M * 4 + 4) + 8
+        upper = count / max(HNSW_M - 1, 1) * (HNSW_M * 4 + 4 + 8)
+        return int(capacity * per_element + count * (40 + 32) + upper)

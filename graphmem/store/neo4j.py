@@ -30,19 +30,23 @@ Data model
 - Events (the append-only log): ``(:Event {scope, seq, recorded_at, op, subject_id,
   predicate, object_id, payload, row_ids})``; ``seq`` counts per scope, handed out by the
   scope's clock under its lock, so ``events(scope)`` is in write order (``events()`` of all
-  scopes is grouped by scope, then in write order).
+  scopes comes grouped by scope, each in write order).
 - Clocks: ``(:Clock {scope, requested, assigned, event_seq})``.
-- Embeddings: an ``embedding`` property (LIST<FLOAT>, rounded to float32 like the
-  embedded store) on the node it describes: the ``:Fact`` row, ``:Entity`` or
-  ``:Episode`` with that id, each label with a 384-d cosine vector index. An owner id that
-  is none of these (e.g. a logical ``fact_id``) gets an ``(:Embedding {owner_id, scope,
-  embedding})`` node, also vector-indexed.
+- Embeddings: each vector once, as the embedded store keeps it, in
+  ``(:Embedding {owner_id, scope, embedding})`` (owner: a fact text's
+  ``text_owner`` key, an episode id...), and copied as an ``embedding`` property
+  (LIST<FLOAT>, float32 values) onto what it describes, where the 384-d cosine vector
+  indexes see it: every ``:Fact`` row of that text (``f.vector_key``), the ``:Episode``
+  or ``:Entity`` with that id. Rows inserted later with the same text get the copy too.
 
 Every node and relationship carries ``scope``; every read filters scope and time mode in
 Cypher ``WHERE``. Times are Neo4j ``DateTime`` in UTC; open ends are the sentinels
 ``0001-01-01T00:00:00Z`` and ``9999-12-31T23:59:59.999999Z``, never null, so the query
-modes of ``graphmem.time.bitemporal`` are plain comparisons (``_time_filter``, the only
-place they are written in Cypher).
+modes of ``graphmem.time.bitemporal`` are plain comparisons, written once
+(``_time_filter``). Searches filter before ranking: the full-text index yields every
+match and the filter runs before ``LIMIT``; vector search scores exactly the entries the
+filter allows while they are few (``EXACT_LIMIT``), and otherwise asks the vector index
+for ever more candidates until ``k`` pass the filter.
 
 Writes and locking
 ------------------
@@ -76,8 +80,10 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 import numpy as np
 
 from graphmem.errors import GraphmemError, StoreError
-from graphmem.model import Entity, Episode, Fact, Provenance
-from graphmem.store.protocol import ChangeAxis, Event, Family, RowQuery, WriteBatch
+from graphmem.model import Entity, Episode, Fact, Provenance, normalise_name, text_owner
+from graphmem.retrieval.keyword_index import STOPWORDS
+from graphmem.retrieval.search_table import SearchFilter
+from graphmem.store.protocol import ChangeAxis, Event, Family, RowQuery, SearchTarget, WriteBatch
 from graphmem.time.bitemporal import Clock
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant
 
@@ -93,6 +99,8 @@ class TransientStoreError(StoreError):
     """A write failed on a transient Neo4j error and was rolled back; retrying may succeed."""
 
 
+EXACT_LIMIT = 20_000  # vector search scores every allowed entry exactly up to this many
+
 # -- Cypher: every statement the backend runs ------------------------------------------
 
 FACT_FIELDS = (
@@ -102,16 +110,8 @@ FACT_FIELDS = (
 )  # fmt: skip
 ENTITY_FIELDS = ("id", "scope", "name", "type", "aliases")
 EPISODE_FIELDS = (
-    "id",
-    "scope",
-    "session",
-    "turn",
-    "speaker",
-    "role",
-    "text",
-    "timestamp",
-    "source",
-)
+    "id", "scope", "session", "turn", "speaker", "role", "text", "timestamp", "source",
+)  # fmt: skip
 EVENT_FIELDS = (
     "scope", "recorded_at", "op", "subject_id", "predicate", "object_id", "payload", "row_ids",
 )  # fmt: skip
@@ -128,36 +128,65 @@ def _projection(var: str, fields: Sequence[str]) -> str:
 FACT_MAP = _projection("f", FACT_FIELDS)
 
 
+def _row_times(var: str) -> dict[str, str]:
+    """A fact row's four time columns."""
+    return {name: f"{var}.{name}" for name in TIME_FIELDS}
+
+
+def _episode_times(var: str) -> dict[str, str]:
+    """An episode's times as the embedded search table sees them: an observation, known
+    from when it was said, about that moment onwards."""
+    ts = f"{var}.timestamp"
+    return {"valid_from": ts, "valid_to": "$pos_inf", "recorded_at": ts, "expired_at": "$pos_inf"}
+
+
 def _time_filter(
-    var: str,
+    cols: dict[str, str],
     *,
     known_at: datetime | None = None,
     as_of: datetime | None = None,
     valid_overlap: tuple[datetime, datetime] | None = None,
 ) -> tuple[list[str], dict[str, Any]]:
-    """The query modes of ``graphmem.time.bitemporal`` as Cypher conditions on row ``var``.
+    """The query modes of ``graphmem.time.bitemporal`` as Cypher conditions: the one place
+    they are written for Neo4j. ``cols`` names the four time columns (``_row_times``).
 
     - ``known_at`` (``believed_at``): ``recorded_at <= known_at < expired_at``; at
       ``POS_INF`` (the current belief) ``expired_at`` is the open-end sentinel.
     - ``as_of`` (``valid_at``): ``valid_from <= as_of < valid_to``.
-    - ``valid_overlap``: the valid interval overlaps ``[start, end)``.
-    ``None`` applies no filter. Queries pass ``$pos_inf`` (see ``Neo4jBackend._params``).
+    - ``valid_overlap`` (``valid_overlaps``): the valid interval overlaps ``[start, end)``.
+    ``None`` applies no filter. Every query gets ``$pos_inf`` (``Neo4jBackend._params``).
     """
     conditions: list[str] = []
     params: dict[str, Any] = {}
     if known_at is not None:
         if known_at >= POS_INF:
-            conditions.append(f"{var}.expired_at = $pos_inf")
+            conditions.append(f"{cols['expired_at']} = $pos_inf")
         else:
-            conditions.append(f"{var}.recorded_at <= $known_at AND $known_at < {var}.expired_at")
-            params["known_at"] = known_at
+            conditions.append(
+                f"{cols['recorded_at']} <= $known_at AND $known_at < {cols['expired_at']}"
+            )
+            params["known_at"] = _utc(known_at)
     if as_of is not None:
-        conditions.append(f"{var}.valid_from <= $as_of AND $as_of < {var}.valid_to")
-        params["as_of"] = as_of
+        conditions.append(f"{cols['valid_from']} <= $as_of AND $as_of < {cols['valid_to']}")
+        params["as_of"] = _utc(as_of)
     if valid_overlap is not None:
-        conditions.append(f"{var}.valid_from < $overlap_end AND $overlap_start < {var}.valid_to")
-        params["overlap_start"], params["overlap_end"] = valid_overlap
+        conditions.append(
+            f"{cols['valid_from']} < $overlap_end AND $overlap_start < {cols['valid_to']}"
+        )
+        params["overlap_start"], params["overlap_end"] = map(_utc, valid_overlap)
     return conditions, params
+
+
+def _search_filter(var: str, target: SearchTarget, f: SearchFilter) -> tuple[str, dict[str, Any]]:
+    """A search's scope and time mode as a ``WHERE`` body on ``var``."""
+    cols = _row_times(var) if target == "facts" else _episode_times(var)
+    conditions, params = _time_filter(
+        cols,
+        known_at=None if f.include_expired else f.known_at,
+        as_of=f.as_of,
+        valid_overlap=f.valid_overlap,
+    )
+    return " AND ".join([f"{var}.scope = $scope", *conditions]), {"scope": f.scope, **params}
 
 
 def _in_window(var: str, prop: str) -> str:
@@ -176,6 +205,16 @@ def _key_filter(var: str, predicate: str | None, object_id: str | None) -> str:
     elif predicate is None:
         where = f"({where}) OR ({var}.scope = $scope AND {var}.object_id = $subject_id)"
     return where
+
+
+def _select(match: str, where: Sequence[str], fields: Sequence[str], order: str = "") -> str:
+    """``MATCH ... WHERE ... RETURN <var> {fields} AS item``: the simple reads."""
+    var = match[1 : match.index(":")]
+    cypher = f"MATCH {match}"
+    if where:
+        cypher += " WHERE " + " AND ".join(where)
+    cypher += f" RETURN {_projection(var, fields)} AS item"
+    return cypher + (f" ORDER BY {order}" if order else "")
 
 
 LOCK_CLOCKS = """
@@ -197,7 +236,7 @@ SET k.requested = c.requested, k.assigned = c.assigned
 CURRENT_ROWS = f"""
 UNWIND $families AS fam
 MATCH (f:Fact {{scope: fam.scope, subject_id: fam.subject_id, predicate: fam.predicate}})
-WHERE {_time_filter("f", known_at=POS_INF)[0][0]}
+WHERE {_time_filter(_row_times("f"), known_at=POS_INF)[0][0]}
 RETURN {FACT_MAP} AS row
 """
 
@@ -228,11 +267,14 @@ UNWIND $rows AS row
 MATCH (s:Entity {id: row.props.subject_id})
 OPTIONAL MATCH (o:Entity {id: row.props.object_id})
 CREATE (s)-[:SUBJECT {scope: row.props.scope}]->(f:Fact)
-SET f = row.props
+SET f = row.props, f.vector_key = row.vector_key
 FOREACH (_ IN CASE WHEN o IS NULL THEN [] ELSE [1] END |
   CREATE (f)-[:OBJECT {scope: row.props.scope}]->(o)
   CREATE (s)-[r:$(row.type)]->(o)
   SET r = row.props)
+WITH f, o, row
+OPTIONAL MATCH (known:Embedding {owner_id: row.vector_key})
+SET f.embedding = known.embedding
 RETURN count(f) AS created, count(o) AS linked
 """
 
@@ -249,24 +291,19 @@ RETURN count(e) AS created
 
 SET_EMBEDDINGS = """
 UNWIND $embeddings AS x
-OPTIONAL MATCH (f:Fact {id: x.owner})
-OPTIONAL MATCH (n:Entity {id: x.owner})
+MERGE (e:Embedding {owner_id: x.owner})
+SET e.embedding = x.vector
+WITH x, e
 OPTIONAL MATCH (ep:Episode {id: x.owner})
-WITH x, coalesce(f, n, ep) AS owner
-CALL (x, owner) {
-  WITH x, owner WHERE owner IS NOT NULL
-  SET owner.embedding = x.vector
-  WITH x
-  OPTIONAL MATCH (stale:Embedding {owner_id: x.owner})
-  DETACH DELETE stale
+OPTIONAL MATCH (n:Entity {id: x.owner})
+SET ep.embedding = x.vector, n.embedding = x.vector
+WITH x, e, coalesce(ep.scope, n.scope) AS owner_scope
+CALL (x) {
+  OPTIONAL MATCH (f:Fact {vector_key: x.owner})
+  SET f.embedding = x.vector
+  RETURN head(collect(f.scope)) AS row_scope
 }
-CALL (x, owner) {
-  WITH x, owner WHERE owner IS NULL
-  OPTIONAL MATCH (row:Fact {fact_id: x.owner})
-  WITH x, head(collect(row.scope)) AS scope
-  MERGE (e:Embedding {owner_id: x.owner})
-  SET e.embedding = x.vector, e.scope = coalesce(scope, x.scope, e.scope)
-}
+SET e.scope = coalesce(x.scope, owner_scope, row_scope, e.scope)
 """
 
 DELETE_EMBEDDINGS = """
@@ -275,13 +312,22 @@ MATCH (e:Embedding {owner_id: owner})
 DETACH DELETE e
 """
 
+# A text's vector goes with the last row of that text (erase leaves nothing of the text).
+DELETE_UNUSED_TEXT_EMBEDDINGS = """
+UNWIND $keys AS key
+MATCH (e:Embedding {owner_id: key})
+WHERE NOT EXISTS { MATCH (:Fact {vector_key: key}) }
+DETACH DELETE e
+"""
+
 ERASE_ROWS = """
 MATCH (f:Fact) WHERE {where}
 OPTIONAL MATCH (:Entity {{id: f.subject_id}})-[r {{id: f.id}}]->()
 DELETE r
-WITH f, f.id AS id, f.fact_id AS fact_id
+WITH f, f.id AS id, f.fact_id AS fact_id, f.vector_key AS vector_key
 DETACH DELETE f
-RETURN collect(id) AS ids, collect(DISTINCT fact_id) AS fact_ids
+RETURN collect(id) AS ids, collect(DISTINCT fact_id) AS fact_ids,
+       collect(DISTINCT vector_key) AS vector_keys
 """
 
 ERASE_EVENTS = "MATCH (e:Event) WHERE {where} DELETE e"
@@ -305,19 +351,28 @@ READ_CLOCK = (
     "MATCH (c:Clock {scope: $scope}) RETURN c.requested AS requested, c.assigned AS assigned"
 )
 
-
-def _select(match: str, where: Sequence[str], fields: Sequence[str], order: str = "") -> str:
-    """``MATCH ... WHERE ... RETURN <var> {fields} AS item``: the simple reads."""
-    var = match[1 : match.index(":")]
-    cypher = f"MATCH {match}"
-    if where:
-        cypher += " WHERE " + " AND ".join(where)
-    cypher += f" RETURN {_projection(var, fields)} AS item"
-    return cypher + (f" ORDER BY {order}" if order else "")
-
-
 READ_ENTITY = _select("(n:Entity {id: $id})", ["n.scope = $scope"], ENTITY_FIELDS)
 READ_ENTITIES = _select("(n:Entity)", ["n.scope = $scope"], ENTITY_FIELDS)
+
+ENTITIES_NAMED = f"""
+CALL () {{
+  UNWIND $ids AS id
+  MATCH (n:Entity {{id: id}}) WHERE n.scope = $scope
+  RETURN n
+  UNION
+  MATCH (n:Entity) WHERE n.scope = $scope AND n.alias_keys IS NOT NULL
+    AND any(key IN n.alias_keys WHERE key IN $keys)
+  RETURN n
+}}
+RETURN {_projection("n", ENTITY_FIELDS)} AS item
+"""
+
+NEIGHBOURS = """
+UNWIND $ids AS id
+MATCH (:Entity {id: id})-[r]-(m:Entity)
+WHERE r.scope = $scope AND m.scope = $scope
+RETURN DISTINCT m.id AS id
+"""
 
 EXISTING_EPISODES = "UNWIND $ids AS id MATCH (e:Episode {id: id}) RETURN e.id AS id"
 
@@ -331,14 +386,9 @@ RETURN scope
 """
 
 READ_EMBEDDINGS = """
-UNWIND $ids AS oid
-OPTIONAL MATCH (f:Fact {id: oid})
-OPTIONAL MATCH (n:Entity {id: oid})
-OPTIONAL MATCH (ep:Episode {id: oid})
-OPTIONAL MATCH (e:Embedding {owner_id: oid})
-WITH oid, coalesce(f.embedding, n.embedding, ep.embedding, e.embedding) AS vector
-WHERE vector IS NOT NULL
-RETURN oid, vector
+UNWIND $ids AS id
+MATCH (e:Embedding {owner_id: id})
+RETURN id, e.embedding AS vector
 """
 
 STATS = """
@@ -347,27 +397,41 @@ RETURN COUNT { (:Fact) } AS rows,
        COUNT { (:Entity) } AS entities,
        COUNT { (:Episode) } AS episodes,
        COUNT { (:Event) } AS events,
-       COUNT { (f:Fact) WHERE f.embedding IS NOT NULL }
-         + COUNT { (n:Entity) WHERE n.embedding IS NOT NULL }
-         + COUNT { (e:Episode) WHERE e.embedding IS NOT NULL }
-         + COUNT { (:Embedding) } AS embeddings
+       COUNT { (:Embedding) } AS embeddings
 """
 
-VECTOR_SEARCH = """
-CALL db.index.vector.queryNodes($index, $candidates, $vector) YIELD node, score
-WHERE node.scope = $scope
-RETURN coalesce(node.owner_id, node.id) AS id, score
-ORDER BY score DESC
+# Searches: ``{label}`` is Fact or Episode, ``{where}`` the search filter on ``x``.
+# Neo4j reports cosine as (1 + cos) / 2; graphmem (like the embedded store) uses cos.
+COUNT_VECTORS = "MATCH (x:{label}) WHERE {where} AND x.embedding IS NOT NULL RETURN count(x) AS n"
+
+EXACT_VECTOR_SEARCH = """
+MATCH (x:{label}) WHERE {where} AND size(x.embedding) = size($vector)
+WITH x, vector.similarity.cosine(x.embedding, $vector) AS similarity
+ORDER BY similarity DESC, x.id
+LIMIT $k
+RETURN x.id AS id, 2 * similarity - 1 AS score
+"""
+
+INDEX_VECTOR_SEARCH = """
+CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS x, score
+WITH x, score WHERE {where}
+RETURN x.id AS id, 2 * score - 1 AS score
+ORDER BY score DESC, id
 LIMIT $k
 """
 
-FULLTEXT_SEARCH = """
-CALL db.index.fulltext.queryNodes($index, $text, {limit: $candidates}) YIELD node, score
-WHERE node.scope = $scope
-RETURN node.id AS id, score
-ORDER BY score DESC
+KEYWORD_SEARCH = """
+CALL db.index.fulltext.queryNodes($index, $text) YIELD node AS x, score
+WITH x, score WHERE {where}
+RETURN x.id AS id, score
+ORDER BY score DESC, id
 LIMIT $k
 """
+
+_SEARCH_INDEXES = {
+    "facts": ("Fact", "fact_embedding", "fact_text"),
+    "episodes": ("Episode", "episode_embedding", "episode_text"),
+}
 
 CHECK_STRUCTURE = """
 MATCH (f:Fact)
@@ -497,6 +561,15 @@ def _entity(m: dict[str, Any]) -> Entity:
     )  # fmt: skip
 
 
+def _entity_props(e: Entity) -> dict[str, Any]:
+    props: dict[str, Any] = {
+        "id": e.id, "scope": e.scope, "name": e.name, "type": e.type, "aliases": list(e.aliases),
+    }  # fmt: skip
+    if e.aliases:
+        props["alias_keys"] = sorted({normalise_name(a) for a in e.aliases})
+    return props
+
+
 def _episode(m: dict[str, Any]) -> Episode:
     return Episode.model_construct(
         id=m["id"], scope=m["scope"], session=m["session"], turn=m["turn"],
@@ -520,9 +593,19 @@ def _event_props(e: Event) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _vector(values: Sequence[float]) -> list[float]:
+def _vector(values: Any) -> list[float]:
     """Stored as the embedded store stores it (float32), so both return the same numbers."""
     return np.asarray(values, dtype=np.float32).astype(float).tolist()
+
+
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def _lucene_query(text: str) -> str:
+    """The question's words (no stop words) OR-ed, safe for Lucene's query syntax (words
+    hold only letters, digits and an apostrophe; the index's analyzer stems them)."""
+    words = dict.fromkeys(w for w in _WORD.findall(text.lower()) if w not in STOPWORDS)
+    return " OR ".join(words)
 
 
 # -- schema files ------------------------------------------------------------------------
@@ -571,6 +654,36 @@ def _reason(exc: BaseException) -> str:
     return text[-1] if text else type(exc).__name__
 
 
+def _store_error(location: str, action: str, exc: BaseException) -> StoreError:
+    if isinstance(exc, neo4j_errors.IncompleteCommit):
+        return StoreError(
+            f"{location}: {action}: the connection was lost while committing, so the write "
+            f"may or may not have been stored ({_reason(exc)})"
+        )
+    if isinstance(
+        exc,
+        neo4j_errors.TransientError | neo4j_errors.ServiceUnavailable | neo4j_errors.SessionExpired,
+    ):
+        return TransientStoreError(
+            f"{location}: {action} failed on a transient Neo4j error and was rolled back; "
+            f"retry ({_reason(exc)})"
+        )
+    return StoreError(f"{location}: {action} failed: {_reason(exc)}")
+
+
+def _open_failure(where: str, exc: BaseException) -> str:
+    if isinstance(exc, neo4j_errors.AuthError):
+        return f"cannot open Neo4j store {where}: authentication failed ({_reason(exc)})"
+    if isinstance(exc, neo4j_errors.ServiceUnavailable):
+        return (
+            f"cannot open Neo4j store {where}: no Neo4j answers there (is it running? "
+            f"scripts/neo4j/start.sh starts a local one): {_reason(exc)}"
+        )
+    if isinstance(exc, neo4j_errors.Neo4jError) and exc.code and "DatabaseNotFound" in exc.code:
+        return f"cannot open Neo4j store {where}: the database does not exist ({_reason(exc)})"
+    return f"cannot open Neo4j store {where}: {_reason(exc)}"
+
+
 def _split_userinfo(uri: str) -> tuple[str, tuple[str, str] | None]:
     """``bolt://user:pw@host`` -> (``bolt://host``, (user, pw)); the URI we print has no secret."""
     parts = urlsplit(uri)
@@ -609,11 +722,15 @@ class Neo4jBackend:
                 f"cannot open {where}: the Neo4j driver is not installed "
                 "(pip install 'graphmem[neo4j]')"
             )
-        options = {"connection_timeout": 10.0, "max_transaction_retry_time": 30.0}
+        options: dict[str, Any] = {
+            "connection_timeout": 10.0,
+            "max_transaction_retry_time": 30.0,
+            "notifications_min_severity": "OFF",  # e.g. "unknown property" on an empty store
+        }
         options.update(driver_options)
         try:
             self._driver = neo4j.GraphDatabase.driver(uri, auth=auth or uri_auth, **options)
-        except (ValueError, neo4j_errors.ConfigurationError) as exc:
+        except (ValueError, TypeError, neo4j_errors.ConfigurationError) as exc:
             raise StoreError(f"cannot open Neo4j store {where}: {_reason(exc)}") from None
         try:
             self._driver.verify_connectivity()
@@ -630,6 +747,10 @@ class Neo4jBackend:
     # -- plumbing ------------------------------------------------------------------------
     def _params(self, params: dict[str, Any]) -> dict[str, Any]:
         return {"pos_inf": POS_INF, "neg_inf": NEG_INF, **params}
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError(f"{self.location}: the store is closed")
 
     def _session(self) -> Any:
         return self._driver.session(
@@ -652,8 +773,7 @@ class Neo4jBackend:
             raise _store_error(self.location, action, exc) from None
 
     def _read(self, query: str, **params: Any) -> list[Any]:
-        if self._closed:
-            raise StoreError(f"{self.location}: the store is closed")
+        self._check_open()
         with self._errors("read"):
             records, _, _ = self._driver.execute_query(
                 query,
@@ -665,8 +785,7 @@ class Neo4jBackend:
 
     def _write(self, action: str, work: Any) -> Any:
         """Run ``work(tx)`` as a managed write transaction (retried on transient errors)."""
-        if self._closed:
-            raise StoreError(f"{self.location}: the store is closed")
+        self._check_open()
         with self._errors(action), self._session() as session:
             return session.execute_write(work)
 
@@ -675,7 +794,7 @@ class Neo4jBackend:
 
     def apply_schema(self) -> list[str]:
         """Create the constraints and indexes of ``schema/*.cypher`` that do not exist yet
-        (idempotent); returns the names created."""
+        (idempotent, also against another process doing the same); returns those created."""
         created = []
         with self._errors("apply the schema"), self._session() as session:
 
@@ -700,11 +819,10 @@ class Neo4jBackend:
 
     # -- writes --------------------------------------------------------------------------
     def begin(self, families: Iterable[Family], scopes: Iterable[str]) -> _Session:
-        if self._closed:
-            raise StoreError(f"{self.location}: the store is closed")
+        self._check_open()
         return _Session(self, list(dict.fromkeys(families)), scopes)
 
-    def _lock_clocks(self, tx: Any, scopes: Sequence[str]) -> dict[str, Clock]:
+    def _lock_clocks(self, tx: Any, scopes: Iterable[str]) -> dict[str, Clock]:
         """Take the write lock of each scope's clock (in sorted order) and read it."""
         result = self._run(tx, LOCK_CLOCKS, scopes=sorted(set(scopes)))
         return {r["scope"]: Clock(_native(r["requested"]), _native(r["assigned"])) for r in result}
@@ -731,18 +849,15 @@ class Neo4jBackend:
         self._set_clocks(tx, batch.clocks)
         if batch.entities:
             entities = [
-                {"label": _label(e.type), "props": {
-                    "id": e.id, "scope": e.scope, "name": e.name, "type": e.type,
-                    "aliases": list(e.aliases)}}
-                for e in batch.entities
-            ]  # fmt: skip
+                {"label": _label(e.type), "props": _entity_props(e)} for e in batch.entities
+            ]
             self._run(tx, MERGE_ENTITIES, entities=entities).consume()
         if batch.episodes:
             episodes = [
                 {name: getattr(e, name) for name in EPISODE_FIELDS}
                 | {"timestamp": _utc(e.timestamp)}
                 for e in batch.episodes
-            ]  # fmt: skip
+            ]
             self._run(tx, MERGE_EPISODES, episodes=episodes).consume()
         if batch.expire:
             expire = [
@@ -751,7 +866,11 @@ class Neo4jBackend:
             ]
             self._run(tx, EXPIRE_ROWS, expire=expire).consume()
         if batch.insert:
-            rows = [{"type": _rel_type(r.predicate), "props": _fact_props(r)} for r in batch.insert]
+            rows = [
+                {"type": _rel_type(r.predicate), "props": _fact_props(r),
+                 "vector_key": text_owner(r.scope, r.text)}
+                for r in batch.insert
+            ]  # fmt: skip
             counts = self._run(tx, INSERT_ROWS, rows=rows).single()
             linked = sum(1 for r in batch.insert if r.object_id is not None)
             if (counts["created"], counts["linked"]) != (len(rows), linked):
@@ -759,15 +878,18 @@ class Neo4jBackend:
                     f"{self.location}: a row refers to an entity that is not stored; "
                     "nothing was written"
                 )
+        if batch.embeddings:
+            owner_scope = {text_owner(r.scope, r.text): r.scope for r in batch.insert}
+            owner_scope.update({e.id: e.scope for e in batch.episodes})
+            default = next(iter(batch.clocks)) if len(batch.clocks) == 1 else None
+            embeddings = [
+                {"owner": owner, "vector": _vector(vector),
+                 "scope": owner_scope.get(owner, default)}
+                for owner, vector in batch.embeddings.items()
+            ]  # fmt: skip
+            self._run(tx, SET_EMBEDDINGS, embeddings=embeddings).consume()
         if batch.events:
             self._append_events(tx, batch.events)
-        if batch.embeddings:
-            scope = next(iter(batch.clocks)) if len(batch.clocks) == 1 else None
-            embeddings = [
-                {"owner": owner, "vector": _vector(vector), "scope": scope}
-                for owner, vector in batch.embeddings.items()
-            ]
-            self._run(tx, SET_EMBEDDINGS, embeddings=embeddings).consume()
 
     def _stamp(self, tx: Any, tombstone: Event) -> Event:
         """The tombstone's transaction time on the scope's clock, exactly as the embedded
@@ -801,6 +923,7 @@ class Neo4jBackend:
                 self._run(tx, ERASE_ENTITY, subject_id=subject_id).consume()
                 owners.append(subject_id)
             self._run(tx, DELETE_EMBEDDINGS, owners=owners).consume()
+            self._run(tx, DELETE_UNUSED_TEXT_EMBEDDINGS, keys=list(found["vector_keys"])).consume()
             self._append_events(tx, [stamped])
             return len(ids)
 
@@ -819,8 +942,7 @@ class Neo4jBackend:
     def drop_all(self) -> None:
         """Delete every node and relationship of the database (tests and development only;
         the schema stays)."""
-        if self._closed:
-            raise StoreError(f"{self.location}: the store is closed")
+        self._check_open()
         with self._errors("drop all data"), self._session() as session:
             session.run(DROP_ALL).consume()
 
@@ -844,7 +966,7 @@ class Neo4jBackend:
             conditions.append("f.id IN $row_ids")
             params["row_ids"] = list(query.row_ids)
         times, time_params = _time_filter(
-            "f",
+            _row_times("f"),
             known_at=None if query.include_expired else query.known_at,
             as_of=query.as_of,
             valid_overlap=query.valid_overlap,
@@ -866,7 +988,7 @@ class Neo4jBackend:
             conditions = [f"({_in_window('f', 'recorded_at')} OR {_in_window('f', 'expired_at')})"]
             params: dict[str, Any] = {}
         else:
-            conditions, params = _time_filter("f", known_at=known_at)
+            conditions, params = _time_filter(_row_times("f"), known_at=known_at)
             conditions.append(f"({_in_window('f', 'valid_from')} OR {_in_window('f', 'valid_to')})")
         cypher = READ_ROWS.format(
             where=" AND ".join(["f.scope = $scope", *conditions]), fact_map=FACT_MAP, limit=""
@@ -882,6 +1004,18 @@ class Neo4jBackend:
     def entities(self, scope: str) -> list[Entity]:
         found = self._read(READ_ENTITIES, scope=scope)
         return sorted((_entity(r["item"]) for r in found), key=lambda e: e.name)
+
+    def entities_named(self, scope: str, names: Sequence[str]) -> list[Entity]:
+        keys = sorted({normalise_name(n) for n in names} - {""})
+        if not keys:
+            return []
+        ids = [Entity.id_for(scope, key) for key in keys]  # an entity's id is its name's key
+        found = self._read(ENTITIES_NAMED, scope=scope, ids=ids, keys=keys)
+        return [_entity(r["item"]) for r in found]
+
+    def neighbours(self, scope: str, entity_ids: Sequence[str]) -> set[str]:
+        """Entities one fact away (in any belief), for graph expansion."""
+        return {r["id"] for r in self._read(NEIGHBOURS, scope=scope, ids=list(entity_ids))}
 
     def episodes(
         self, scope: str, ids: Sequence[str] | None = None, *, session: str | None = None
@@ -901,9 +1035,8 @@ class Neo4jBackend:
     def existing_episode_ids(self, ids: Sequence[str]) -> set[str]:
         found: set[str] = set()
         for chunk in range(0, len(ids), 5000):
-            found.update(
-                r["id"] for r in self._read(EXISTING_EPISODES, ids=list(ids[chunk : chunk + 5000]))
-            )
+            part = list(ids[chunk : chunk + 5000])
+            found.update(r["id"] for r in self._read(EXISTING_EPISODES, ids=part))
         return found
 
     def events(self, scope: str | None = None) -> Iterator[Event]:
@@ -919,31 +1052,49 @@ class Neo4jBackend:
         out: dict[str, list[float]] = {}
         for chunk in range(0, len(owner_ids), 2000):
             part = list(owner_ids[chunk : chunk + 2000])
-            out.update((r["oid"], list(r["vector"])) for r in self._read(READ_EMBEDDINGS, ids=part))
+            out.update((r["id"], list(r["vector"])) for r in self._read(READ_EMBEDDINGS, ids=part))
         return out
 
-    def vector_search(
-        self, index: str, vector: Sequence[float], k: int, *, scope: str, candidates: int = 0
-    ) -> list[tuple[str, float]]:
-        """Nearest owners by cosine in a vector index (``fact_embedding``, ``episode_embedding``,
-        ``entity_embedding``, ``embedding_embedding``), filtered to ``scope``. The index has
-        no pre-filter in Neo4j 5.26, so it asks for ``candidates`` (default ``10 * k``)."""
-        found = self._read(
-            VECTOR_SEARCH, index=index, vector=_vector(vector), k=k, scope=scope,
-            candidates=candidates or 10 * k,
-        )  # fmt: skip
-        return [(r["id"], r["score"]) for r in found]
+    # -- retrieval -----------------------------------------------------------------------
+    def search(
+        self, target: SearchTarget, f: SearchFilter, *, vector: Any, text: str | None, k: int
+    ) -> dict[str, list[tuple[str, float]]]:
+        """Top-k ids by vector similarity and by keyword relevance (the Lucene full-text
+        index), both among the entries ``f`` allows: filtered before ranking."""
+        label, vector_index, text_index = _SEARCH_INDEXES[target]
+        where, params = _search_filter("x", target, f)
+        out: dict[str, list[tuple[str, float]]] = {"vector": [], "keyword": []}
+        if k <= 0:
+            return out
+        if vector is not None:
+            out["vector"] = self._vector_search(label, vector_index, where, params, vector, k)
+        query = _lucene_query(text or "")
+        if query:
+            cypher = KEYWORD_SEARCH.format(where=where)
+            found = self._read(cypher, index=text_index, text=query, k=k, **params)
+            out["keyword"] = [(r["id"], r["score"]) for r in found]
+        return out
 
-    def fulltext_search(
-        self, index: str, text: str, k: int, *, scope: str, candidates: int = 0
+    def _vector_search(
+        self, label: str, index: str, where: str, params: dict[str, Any], vector: Any, k: int
     ) -> list[tuple[str, float]]:
-        """Ids by Lucene score in a full-text index (``fact_text``, ``episode_text``,
-        ``entity_text``), filtered to ``scope``."""
-        found = self._read(
-            FULLTEXT_SEARCH, index=index, text=text, k=k, scope=scope,
-            candidates=candidates or 10 * k,
-        )  # fmt: skip
-        return [(r["id"], r["score"]) for r in found]
+        vector = _vector(vector)
+        allowed = self._read(COUNT_VECTORS.format(label=label, where=where), **params)[0]["n"]
+        if allowed == 0:
+            return []
+        if allowed <= EXACT_LIMIT:
+            cypher = EXACT_VECTOR_SEARCH.format(label=label, where=where)
+            found = self._read(cypher, vector=vector, k=k, **params)
+            return [(r["id"], r["score"]) for r in found]
+        # Many allowed: the approximate index, asked for more until k pass the filter.
+        total = self._read(f"MATCH (x:{label}) WHERE x.embedding IS NOT NULL RETURN count(x) AS n")
+        fetch = max(10 * k, 100)
+        cypher = INDEX_VECTOR_SEARCH.format(where=where)
+        while True:
+            found = self._read(cypher, index=index, fetch=fetch, vector=vector, k=k, **params)
+            if len(found) >= min(k, allowed) or fetch >= total[0]["n"]:
+                return [(r["id"], r["score"]) for r in found]
+            fetch *= 4
 
     def stats(self) -> dict[str, int]:
         counts = dict(self._read(STATS)[0])
@@ -980,48 +1131,18 @@ class Neo4jBackend:
         return f"Neo4jBackend({self.location!r})"
 
 
-def _store_error(location: str, action: str, exc: BaseException) -> StoreError:
-    if isinstance(exc, neo4j_errors.IncompleteCommit):
-        return StoreError(
-            f"{location}: {action}: the connection was lost while committing, so the write "
-            f"may or may not have been stored ({_reason(exc)})"
-        )
-    if isinstance(
-        exc,
-        neo4j_errors.TransientError | neo4j_errors.ServiceUnavailable | neo4j_errors.SessionExpired,
-    ):
-        return TransientStoreError(
-            f"{location}: {action} failed on a transient Neo4j error and was rolled back; "
-            f"retry ({_reason(exc)})"
-        )
-    return StoreError(f"{location}: {action} failed: {_reason(exc)}")
-
-
-def _open_failure(where: str, exc: BaseException) -> str:
-    if isinstance(exc, neo4j_errors.AuthError):
-        return f"cannot open Neo4j store {where}: authentication failed ({_reason(exc)})"
-    if isinstance(exc, neo4j_errors.ServiceUnavailable):
-        return (
-            f"cannot open Neo4j store {where}: no Neo4j answers there (is it running? "
-            f"scripts/neo4j/start.sh starts a local one): {_reason(exc)}"
-        )
-    if isinstance(exc, neo4j_errors.Neo4jError) and exc.code and "DatabaseNotFound" in exc.code:
-        return f"cannot open Neo4j store {where}: the database does not exist ({_reason(exc)})"
-    return f"cannot open Neo4j store {where}: {_reason(exc)}"
-
-
 class _Session:
     """An open write: an explicit transaction holding the scopes' clock locks."""
 
     def __init__(self, backend: Neo4jBackend, families: list[Family], scopes: Iterable[str]):
         self._backend = backend
         self._open = False
+        self._tx: Any = None
         scopes = sorted(set(scopes) | {family[0] for family in families})
         keys = [{"scope": s, "subject_id": sub, "predicate": p} for s, sub, p in families]
         delay = 0.05
         for attempt in range(_BEGIN_ATTEMPTS):
             self._neo_session = backend._session()
-            self._tx = None
             try:
                 with backend._errors("begin a write"):
                     self._tx = self._neo_session.begin_transaction()

@@ -1,0 +1,333 @@
+"""Search latency on the embedded store at 10k / 100k / 1M facts, against a numpy scan.
+
+    HF_HUB_OFFLINE=1 .venv/bin/python bench/bench_search_latency.py \
+        [--sizes 10000,100000,1000000] [--queries 200]
+
+Each size runs in its own process (so its memory is its own) on a fresh store in a
+temporary folder under /tmp, deleted afterwards. Facts go in through the ordinary write
+path (``Memory.apply``, batches of 20k assertions, one transaction each), with
+``embeddings=`` given so the model is not run a million times: SYNTHETIC vectors, each
+a real all-MiniLM-L6-v2 embedding of its fact's "predicate object" phrase plus Gaussian
+noise (cosine ~0.8 to it), re-normalised, so the facts cluster the way real text does.
+Texts are realistic renderings ("Maya Okafor-5812 lives in Lisbon"); each person has a
+past and a current home and employer (valid intervals), hobbies and pets.
+
+Queries are ``Memory.search(text, k=10, ...)`` end to end: query embedding with the
+real model (every query text distinct, so the model's text cache never answers), scope
+and time filters as a mask applied inside the vector and keyword indexes before
+ranking, graph expansion, fusion and scoring. Modes: current, ``as_of`` a past date,
+a question window ("in 2016"), ``known_at``. The baseline, in the same run on the
+same queries, is a brute-force numpy scan: embed the query, build the same mask, score
+every allowed vector with one matrix product, take the top 10. Printed: p50/p95 per
+mode and overall, the ratio to the scan, recall@10 of the vector index against the
+exact scan, the HNSW build time, RSS and index bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np  # noqa: E402
+
+FIRST = ("Maya Liam Noah Emma Olivia Ava Lucas Mia Amara Kenji Sofia Mateo Aisha Omar Chen Priya "
+         "Ravi Elena Ivan Fatima Tom Ana Leo Zoe Ines Hugo Nora Yuki Diego Sara").split()  # fmt: skip
+LAST = ("Okafor Smith Garcia Müller Rossi Tanaka Kowalski Silva Dubois Novak Haddad Kim Patel "
+        "Nguyen Johansson Costa Ibrahim Schmidt Moreau Lopez").split()  # fmt: skip
+CITIES = ("Lisbon Berlin Paris Madrid Porto Oslo Tokyo Osaka Lagos Nairobi Cairo Lima Quito Bogota "
+          "Toronto Denver Austin Boston Seattle Chicago Sydney Perth Dublin Vienna Prague Krakow "
+          "Warsaw Athens Rome Milan Naples Seville Valencia Lyon Nice Munich Hamburg Zurich Geneva "
+          "Bern Mumbai Pune Delhi Hanoi Manila Seoul Busan Taipei Lhasa Reykjavik").split()  # fmt: skip
+COMPANIES = ("Acme Globex Initech Umbrella Hooli Vandelay Stark Wayne Wonka Cyberdyne Tyrell "
+             "Soylent Aperture Oscorp Pied-Piper Dunder-Mifflin Monarch Gringotts Nakatomi "
+             "Massive-Dynamic").split()  # fmt: skip
+HOBBIES = ("climbing chess pottery sailing baking gardening photography cycling running yoga "
+           "painting knitting surfing fishing birdwatching woodworking origami tennis").split()  # fmt: skip
+PETS = "cat dog parrot hamster rabbit tortoise goldfish ferret".split()
+BASE = time.mktime((2012, 1, 1, 0, 0, 0, 0, 0, 0))
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def day(n: int) -> str:
+    from graphmem.time.instant import format_instant, to_instant
+
+    return format_instant(to_instant("2012-01-01") + timedelta(days=n))
+
+
+def workload(n: int, seed: int = 11):
+    """n fact operations over n/8 people (8 facts each), with valid intervals."""
+    rng = random.Random(seed)
+    people = max(1, n // 8)
+    for i in range(people):
+        name = f"{rng.choice(FIRST)} {rng.choice(LAST)}-{i}"
+        moved = rng.randrange(365, 4000)  # days after 2012-01-01
+        changed_job = rng.randrange(365, 4000)
+        a, b = rng.sample(CITIES, 2)
+        c, d = rng.sample(COMPANIES, 2)
+        yield name, "lives_in", a, 0, moved
+        yield name, "lives_in", b, moved, None
+        yield name, "works_at", c, 0, changed_job
+        yield name, "works_at", d, changed_job, None
+        for hobby in rng.sample(HOBBIES, 3):
+            yield name, "hobby", hobby, rng.randrange(0, 4000), None
+        yield name, "owns_pet", rng.choice(PETS), rng.randrange(0, 4000), None
+
+
+def queries(n_people: int, count: int, seed: int = 5) -> list[tuple[str, dict]]:
+    """(text, search options): distinct texts, mixed modes."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        person = rng.randrange(max(1, n_people))
+        who = f"{FIRST[i % len(FIRST)]} {LAST[i % len(LAST)]}-{person}"
+        kind = i % 4
+        if kind == 0:
+            out.append((f"where does {who} live now? ({i})", {"mode": "current"}))
+        elif kind == 1:
+            out.append((f"who works at {rng.choice(COMPANIES)} with {who}? ({i})",
+                        {"mode": "as_of", "as_of": day(rng.randrange(0, 4000))}))  # fmt: skip
+        elif kind == 2:
+            year = rng.randrange(2012, 2023)
+            out.append((f"which hobbies did {who} pick up in {year}? ({i})", {"mode": "window"}))
+        else:
+            out.append((f"what pet does {who} have ({i})",
+                        {"mode": "known_at", "known_at": day(rng.randrange(0, 4000))}))  # fmt: skip
+    return out
+
+
+def run_one(n: int, n_queries: int, batch: int) -> dict:
+    from graphmem import CandidateFact, Memory
+    from graphmem.model import text_owner
+    from graphmem.retrieval import vector_index
+    from graphmem.retrieval.embedder import default_embedder
+    from graphmem.retrieval.search_table import SearchFilter
+    from graphmem.time.instant import POS_INF, to_instant
+
+    out: dict = {"facts": n}
+    rss0 = rss_bytes()
+    embedder = default_embedder()
+    embedder.embed(["warm up"])
+    rng = np.random.default_rng(3)
+    phrases = {}
+    for city in CITIES:
+        phrases[("lives_in", city)] = f"lives in {city}"
+    for company in COMPANIES:
+        phrases[("works_at", company)] = f"works at {company}"
+    for hobby in HOBBIES:
+        phrases[("hobby", hobby)] = f"hobby: {hobby}"
+    for pet in PETS:
+        phrases[("owns_pet", pet)] = f"has a pet {pet}"
+    keys = list(phrases)
+    base = dict(zip(keys, embedder.embed([phrases[k] for k in keys]), strict=True))
+    rss_model = rss_bytes()
+
+    folder = tempfile.mkdtemp(prefix="graphmem-latency-", dir="/tmp")
+    try:
+        mem = Memory.open(os.path.join(folder, "m.db"), durability="normal")
+        registry = mem.registry
+        scope = "bench"
+        t0 = time.perf_counter()
+        ops, vectors = [], {}
+        written = 0
+        tx = 0
+        noise_scale = 0.75 / np.sqrt(384)  # cosine to the phrase ~0.8
+
+        def flush():
+            nonlocal ops, vectors, tx
+            if ops:
+                tx += 1
+                mem.apply(ops, embeddings=vectors, recorded_at=day(4100 + tx))
+            ops, vectors = [], {}
+
+        for subject, predicate, obj, start, end in workload(n):
+            ops.append(
+                CandidateFact(
+                    op="assert", subject=subject, predicate=predicate, object=obj, scope=scope,
+                    valid_from=day(start) if start else "2000-01-01",
+                    valid_to=day(end) if end else POS_INF,
+                )  # fmt: skip
+            )
+            text = registry.get(predicate).render(subject, obj)
+            v = base[(predicate, obj)] + rng.standard_normal(384).astype(np.float32) * noise_scale
+            vectors[text_owner(scope, text)] = v / np.linalg.norm(v)
+            written += 1
+            if len(ops) >= batch:
+                flush()
+        flush()
+        out["write_s"] = time.perf_counter() - t0
+        stats = mem.stats()
+        out["rows"] = stats["rows"]
+        out["file_bytes"] = stats["bytes"]
+        table = mem.backend._tables["facts"]  # the embedded store's search table (internal)
+        t0 = time.perf_counter()
+        table.vectors.build()
+        out["hnsw_build_s"] = time.perf_counter() - t0
+        out["hnsw"] = table.vectors._hnsw is not None
+        out["rss_bytes"] = rss_bytes()
+        out["rss_store_bytes"] = rss_bytes() - rss_model
+        out["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        out["rss_start_bytes"] = rss0
+        out["index_bytes"] = table.nbytes
+        out["hnsw_bytes"] = table.vectors.hnsw_nbytes
+
+        reference = to_instant(day(4200))
+        plan = queries(n // 8, n_queries)
+        # Warm up code paths (not timed).
+        for text, _ in plan[:4]:
+            mem.search(text + " warm", k=10, scope=scope, reference=reference)
+        lat: dict[str, list[float]] = {}
+        scan: dict[str, list[float]] = {}
+        recalls = []
+        allowed_share = []
+        for text, opts in plan:
+            mode = opts["mode"]
+            kwargs = {k: v for k, v in opts.items() if k != "mode"}
+            t0 = time.perf_counter()
+            result = mem.search(text, k=10, scope=scope, reference=reference, **kwargs)
+            lat.setdefault(mode, []).append(time.perf_counter() - t0)
+            # The brute-force baseline: same mask, exact scan over every allowed vector.
+            t0 = time.perf_counter()
+            q = embedder.embed([text + " "])[0]  # a distinct text: the model runs again
+            f = _filter(SearchFilter, result, scope, reference, opts)
+            mask = table.mask(f)
+            positions = np.flatnonzero(mask)
+            scores = table.vectors._vectors[positions] @ q
+            top = np.argpartition(-scores, min(10, len(scores) - 1))[:10]
+            exact = positions[top[np.argsort(-scores[top])]]
+            scan.setdefault(mode, []).append(time.perf_counter() - t0)
+            allowed_share.append(len(positions) / max(1, len(table._ids)))
+            found = [p for p, _ in table.vectors.search(q, 10, mask)]
+            recalls.append(len(set(found) & set(exact.tolist())) / max(1, min(10, len(exact))))
+        out["exact_limit"] = vector_index.EXACT_LIMIT
+        out["modes"] = {
+            m: {
+                "p50_ms": percentile(lat[m], 50) * 1000,
+                "p95_ms": percentile(lat[m], 95) * 1000,
+                "scan_p50_ms": percentile(scan[m], 50) * 1000,
+                "scan_p95_ms": percentile(scan[m], 95) * 1000,
+            }
+            for m in lat
+        }
+        every = [x for m in lat for x in lat[m]]
+        every_scan = [x for m in scan for x in scan[m]]
+        out["p50_ms"] = percentile(every, 50) * 1000
+        out["p95_ms"] = percentile(every, 95) * 1000
+        out["scan_p50_ms"] = percentile(every_scan, 50) * 1000
+        out["scan_p95_ms"] = percentile(every_scan, 95) * 1000
+        out["vector_recall@10"] = statistics.mean(recalls)
+        out["allowed_share"] = statistics.mean(allowed_share)
+        t0 = time.perf_counter()
+        for text, _ in plan[:50]:
+            embedder.embed([text + "  "])
+        out["embed_ms"] = (time.perf_counter() - t0) / min(50, len(plan)) * 1000
+        mem.close()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return out
+
+
+def _filter(SearchFilter, result, scope, reference, opts):
+    from graphmem.time.instant import POS_INF, to_instant
+
+    known_at = to_instant(opts["known_at"]) if "known_at" in opts else POS_INF
+    if "as_of" in opts:
+        return SearchFilter(scope, known_at, to_instant(opts["as_of"]))
+    if result.window is not None:
+        return SearchFilter(scope, known_at, valid_overlap=result.window)
+    return SearchFilter(scope, known_at, as_of=reference)
+
+
+def report(results: list[dict]) -> None:
+    mb = 1 / 2**20
+    print("\nSearch latency, embedded store, Memory.search(k=10) end to end (query embedding "
+          "included)")  # fmt: skip
+    print("vectors: SYNTHETIC (real MiniLM phrase embeddings + noise), written through "
+          "Memory.apply with embeddings given\n")  # fmt: skip
+    head = (f"{'facts':>9} {'write s':>8} {'hnsw s':>7} {'p50 ms':>7} {'p95 ms':>7} "
+            f"{'scan p50':>9} {'scan p95':>9} {'p50 ratio':>9} {'p95 ratio':>9} "
+            f"{'recall@10':>9} {'RSS MiB':>8} {'index MiB':>9} {'hnsw MiB':>8}")  # fmt: skip
+    print(head)
+    for r in results:
+        print(
+            f"{r['facts']:>9,} {r['write_s']:>8.1f} {r['hnsw_build_s']:>7.1f} {r['p50_ms']:>7.1f} "
+            f"{r['p95_ms']:>7.1f} {r['scan_p50_ms']:>9.1f} {r['scan_p95_ms']:>9.1f} "
+            f"{r['p50_ms'] / r['scan_p50_ms']:>9.2f} {r['p95_ms'] / r['scan_p95_ms']:>9.2f} "
+            f"{r['vector_recall@10']:>9.3f} {r['rss_bytes'] * mb:>8.0f} "
+            f"{r['index_bytes'] * mb:>9.0f} {r['hnsw_bytes'] * mb:>8.0f}"
+        )
+    print("\nper mode (p50 / p95 ms; scan p50 / p95 ms):")
+    for r in results:
+        cells = "  ".join(
+            f"{m} {v['p50_ms']:.1f}/{v['p95_ms']:.1f} (scan {v['scan_p50_ms']:.1f}/"
+            f"{v['scan_p95_ms']:.1f})"
+            for m, v in r["modes"].items()
+        )
+        print(f"  {r['facts']:>9,}: {cells}")
+    print("\nnotes:")
+    for r in results:
+        print(
+            f"  {r['facts']:>9,}: {r['rows']:,} rows, share of rows allowed by the mask "
+            f"{r['allowed_share']:.0%} (HNSW used above {r['exact_limit']:,} allowed: "
+            f"{'yes' if r['hnsw'] else 'no, exact'}), query embedding {r['embed_ms']:.1f} ms, "
+            f"store RSS {r['rss_store_bytes'] * mb:.0f} MiB, peak RSS "
+            f"{r['peak_rss_bytes'] * mb:.0f} MiB, SQLite file {r['file_bytes'] * mb:.0f} MiB"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="10000,100000,1000000")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--batch", type=int, default=20_000)
+    parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one is not None:
+        print("RESULT " + json.dumps(run_one(args.one, args.queries, args.batch)), flush=True)
+        return
+    results = []
+    for size in [int(s) for s in args.sizes.split(",")]:
+        print(f"{size:,} facts ...", flush=True)
+        started = time.perf_counter()
+        proc = subprocess.run(
+            [sys.executable, __file__, "--one", str(size), "--queries", str(args.queries),
+             "--batch", str(args.batch)],
+            capture_output=True, text=True,
+        )  # fmt: skip
+        lines = [x for x in proc.stdout.splitlines() if x.startswith("RESULT ")]
+        if proc.returncode != 0 or not lines:
+            print(proc.stdout[-2000:], proc.stderr[-4000:])
+            raise SystemExit(f"size {size} failed")
+        results.append(json.loads(lines[-1][len("RESULT ") :]))
+        r = results[-1]
+        print(f"  done in {time.perf_counter() - started:.0f} s: write {r['write_s']:.0f} s, "
+              f"HNSW build {r['hnsw_build_s']:.0f} s, p50 {r['p50_ms']:.1f} ms, "
+              f"p95 {r['p95_ms']:.1f} ms", flush=True)  # fmt: skip
+    report(results)
+
+
+if __name__ == "__main__":
+    main()
