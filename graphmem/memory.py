@@ -38,6 +38,7 @@ from graphmem.model import (
     FactInput,
     Provenance,
     TimelineEntry,
+    normalise_name,
     text_owner,
 )
 from graphmem.predicates import PredicateRegistry
@@ -148,6 +149,46 @@ class Memory:
         tx = self._time(recorded_at, "recorded_at", now()) if recorded_at is not None else None
         return self.write([WriteGroup(operations, episodes, tx)], embeddings=embeddings)
 
+    def alias(self, name: str, *aliases: str, scope: str = DEFAULT_SCOPE) -> Entity:
+        """Declare other names of one thing ("Bob" = "Robert Smith"): facts written or
+        asked under an alias go to the same entity. Never crosses scopes.
+
+        >>> mem.alias("Robert Smith", "Bob", scope="team")  # doctest: +SKIP
+        """
+        for value in (name, *aliases, scope):
+            _check_text(value, "alias")
+        entity = self.backend.entity(scope, self._canonical(scope, [name])[name][1])
+        if entity is None:
+            entity = Entity(id=Entity.id_for(scope, name), scope=scope, name=name)
+        known = {normalise_name(a) for a in (entity.name, *entity.aliases)}
+        fresh = tuple(a for a in aliases if normalise_name(a) not in known)
+        merged = entity.model_copy(update={"aliases": entity.aliases + fresh})
+        self.backend.put_entity(merged)
+        return merged
+
+    def _canonical(self, scope: str, names: Iterable[str]) -> dict[str, tuple[str, str]]:
+        """name -> (canonical name, entity id), following declared aliases."""
+        names = [n for n in dict.fromkeys(names) if isinstance(n, str)]
+        out = {n: (n, Entity.id_for(scope, n)) for n in names}
+        if not names:
+            return out
+        for entity in self.backend.entities_named(scope, names):
+            for n in names:
+                forms = {normalise_name(a) for a in entity.aliases}
+                if normalise_name(n) in forms:
+                    out[n] = (entity.name, entity.id)
+        return out
+
+    def _resolve(self, op: CandidateFact) -> CandidateFact:
+        names = self._canonical(op.scope, [op.subject, op.object, op.wrong_object])
+        update = {
+            field: names[value][0]
+            for field, value in (("subject", op.subject), ("object", op.object),
+                                 ("wrong_object", op.wrong_object))
+            if value is not None and names[value][0] != value
+        }  # fmt: skip
+        return op.model_copy(update=update) if update else op
+
     def write(
         self,
         groups: Sequence[WriteGroup],
@@ -157,6 +198,10 @@ class Memory:
     ) -> WriteResult:
         """Apply groups of operations, each with its own transaction time, atomically.
         Texts of new facts and episodes are embedded first (outside any lock)."""
+        groups = [
+            WriteGroup([self._resolve(op) for op in g.operations], g.episodes, g.recorded_at)
+            for g in groups
+        ]
         if embeddings is None:
             embeddings = self._embed_groups(groups)
         return plan_write(
@@ -339,11 +384,12 @@ class Memory:
             _check_text(value, field, optional=field != "scope")
         if predicate is not None:
             self.registry.get(predicate)
+        ids = self._canonical(scope, [n for n in (subject, obj) if n is not None])
         return RowQuery(
             scope=scope,
-            subject_id=Entity.id_for(scope, subject) if subject is not None else None,
+            subject_id=ids[subject][1] if subject is not None else None,
             predicate=predicate,
-            object_id=Entity.id_for(scope, obj) if obj is not None else None,
+            object_id=ids[obj][1] if obj is not None else None,
             **filters,
         )
 

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -46,9 +47,24 @@ def text_owner(scope: str, text: str) -> str:
     return stable_id(scope, text, prefix="tx_")
 
 
+_EDGE_PUNCTUATION = "\"'“”‘’.,;:!?()[]{}<>"
+
+
 def normalise_name(name: str) -> str:
-    """The matching form of a name: case-folded, whitespace collapsed."""
-    return " ".join(name.split()).casefold()
+    """The matching form of a name, so one thing gets one entity within a scope:
+    case-folded, accents removed (Zürich = Zurich), whitespace collapsed, surrounding
+    quotes and punctuation dropped, and a leading "the" ignored (the Acme = Acme).
+
+    >>> normalise_name("  The  ZÜRICH office. ")
+    'zurich office'
+    """
+    decomposed = unicodedata.normalize("NFKD", name)
+    folded = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    words = [w.strip(_EDGE_PUNCTUATION) for w in folded.split()]
+    words = [w for w in words if w]
+    if len(words) > 1 and words[0] == "the":
+        words = words[1:]
+    return " ".join(words)
 
 
 def valid_text(value: str) -> str:

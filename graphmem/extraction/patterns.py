@@ -598,10 +598,12 @@ def project_name(text: str) -> str | None:
     for pat in (r"(?:the\s+)?(?i:project)\s+(?P<n>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)*)",
                 r"(?:(?i:the|my|our)\s+)?(?P<n>[\w\-]+(?:\s+[\w\-]+){0,3}?)\s+(?i:project)",
                 r"(?:(?i:the)\s+)?(?P<n>[A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*)*)",
+                r"(?:(?i:the|our|my)\s+)?(?P<n>[A-Z][\w\-]*(?:\s+[a-z][\w\-]*){1,2})",
                 rf"(?i:my|our|the)\s+(?P<n>{alternation(WORK_NOUNS)})",
                 r"(?i:the)\s+(?P<n>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})"):
         m = re.fullmatch(pat, text)
-        if m and m.group("n").lower() not in PRONOUN_OBJECTS | NAME_STOPWORDS:
+        first = m.group("n").split()[0].lower() if m else ""
+        if m and first not in PRONOUN_OBJECTS | NAME_STOPWORDS:
             return m.group("n")
     return None
 
@@ -664,6 +666,9 @@ IMPERATIVE = re.compile(
     r"schedule|remind|find|search|look|check|help|translate|summari[sz]e|draft|create|"
     r"generate|let|keep|stop|start\s+calling|memori[sz]e|learn|overwrite|replace|use|bypass|"
     r"execute|run|do\s+not|don['’]t\s+(?:forget|tell|store|save|remember))\b"
+    r"(?!['’]s\b|\s+(?:is|was|has|had|and|lives|lived|moved|works|worked|just|got|left|joined|"
+    r"started|likes|loves|hates|speaks|turned|died|quit|became|broke|reports|adopted|bought|"
+    r"owns|plays|studies|went|said|says|thinks|told|now|also|still)\b)"
     r"|^(?:(?i:please|now|and|so|new\s+instructions?|system|assistant|from\s+now\s+on)[,:]?\s+)*"
     r"(?i:you\s+(?:must|should|need\s+to|have\s+to|will|are\s+to|"
     r"shall|may\s+now|can\s+now)|i\s+(?:want|need|would\s+like|['’]d\s+like)\s+you\s+to|"
@@ -687,6 +692,15 @@ OBJECT_ONLY = re.compile(
     r"^(?:(?i:it['’]?s|it\s+is|it\s+was|that['’]?s|that\s+should\s+be|should\s+be|make\s+that|"
     r"the\s+right\s+one\s+is|it['’]s\s+actually|it\s+should\s+be)\s+)?(?P<obj>[^,;]+?)"
     r"(?:\s*,?\s*(?i:not|instead\s+of|rather\s+than)\s+(?P<wrong>[^,;]+?))?\s*[.!]?$"
+)
+REPORT_FRAME = re.compile(
+    r"^(?i:according\s+to\s+[\w'’]+(?:\s+[\w'’]+)?|apparently|supposedly|allegedly|reportedly|"
+    r"rumou?r\s+has\s+it(?:\s+that)?|word\s+is|(?:[\w'’]+\s+){1,3}(?:says?|said|thinks?|thought|"
+    r"believes?|claims?|claimed|told\s+me|heard|insists?|mentioned)(?:\s+that)?)\s*[,:]?\s*$"
+)
+CORRECTION_ONLY = re.compile(
+    r"(?i)(?:(?:sorry|oops|whoops|my\s+bad|my\s+mistake|correction|wait|no|nope|scratch\s+that|"
+    r"i\s+misspoke|actually)[\s,.!:;\-–—]*)+"
 )
 RELATIVE = re.compile(
     r",\s*(?i:which|who|where|because|since|although|though|as|even\s+though)\b"
@@ -804,11 +818,11 @@ RULE_TEMPLATES: dict[str, str] = {
     "deadline_by": (
         r"(?i:need|needs|have|has|got)\s+(?i:to)\s+(?i:ship|finish|deliver|submit|launch|hand\s+in|"
         r"complete|release|wrap\s+up)\s+(?P<proj>(?:(?i:the|our|my)\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)"
-        r"\s+(?i:by|before)\b"
+        r"(?=\s+(?i:by|before)\b)"
     ),
     "rel_is": (
-        r"(?i:my|our)\s+(?P<rel><REL>)(?:['’]s\s+(?i:name))?\s+(?i:is|'s|’s)\s+(?i:now\s+|"
-        r"called\s+|named\s+)*(?P<obj><PERSON>)(?![\w'’])"
+        r"(?i:my|our)\s+(?P<rel><REL>)(?i:s|es)?(?:['’]s\s+(?i:names?))?\s+(?i:is|are|'s|’s)"
+        r"\s+(?i:now\s+|called\s+|named\s+)*(?P<obj><PERSONS>)(?![\w'’])"
     ),
     "is_rel": (
         r"(?P<obj><PERSON>)\s+(?i:is|'s|’s|has\s+been|became)\s+(?i:now\s+)?(?i:my|our)"
@@ -831,7 +845,7 @@ RULE_TEMPLATES: dict[str, str] = {
     ),
     "live": (
         r"<SUBJ><AUX>\s+(?P<v>(?i:live|lives|living|lived|reside|resides|residing|resided|"
-        r"based))\s+(?i:here\s+)?(?i:in)\s+"
+        r"based))\s+(?i:here\s+)?(?:(?i:with)\s+(?:(?i:my|our)\s+)?(?:\w+\s+){1,3}?)?(?i:in)\s+"
     ),
     "home": (
         r"(?i:my)\s+(?P<new>(?i:new)\s+)?(?i:home|address|place|flat|apartment|house)"
@@ -977,7 +991,7 @@ RULE_TEMPLATES: dict[str, str] = {
         r"decided|going|gonna|about))\s+(?:(?i:on)\s+)?(?P<to>(?i:to)\s+)?"
     ),
     "mention": (
-        r"(?i:my|our)\s+(?P<rel><REL>)\s*,?\s+(?P<obj><PERSON>)(?![\w'’])"
+        r"(?i:my|our)\s+(?P<rel><REL>)(?i:s|es)?\s*,?\s+(?P<obj><PERSONS>)(?![\w'’])"
     ),
 }
 RULE_REGEX: dict[str, re.Pattern[str]] = {k: pattern(v) for k, v in RULE_TEMPLATES.items()}

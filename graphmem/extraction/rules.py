@@ -319,6 +319,7 @@ def _timing(ts: datetime, aspect: str, predicate: str, te: TimeExpression | None
     return "assert", ts, POS_INF
 
 
+_NOW = re.compile(r"(?i)(?<!right\s)\bnow\b(?!\s+and\s+then)")
 _FUTURE_AUX = re.compile(r"(?i)\b(?:will|shall|going\s+to|gonna)\b|['’]ll\b")
 _PERFECT_AUX = re.compile(r"(?i)\b(?:have|has)\b|['’]ve\b")
 _BE_AUX = re.compile(r"(?i)\b(?:am|is|are|was|were|be|been)\b|['’](?:m|s|re)\b")
@@ -366,6 +367,8 @@ def _emit(x: _Episode, c: _Clause, m: re.Match, predicate: str, objects, aspect:
     te = None if aspect == "timeless" else _time_in(c, obj_span)
     if predicate in _TIMELESS and aspect != "retract":
         aspect = "timeless"
+    if aspect == "state" and _NOW.search(c.s) and _REGISTRY.get(predicate).functional:
+        aspect = "change"  # "I'm now vegetarian", "I live in Vancouver now"
     if aspect == "future":  # "on June 3" in a future statement is the next June 3
         te = _time_in(c, obj_span, x.future_times(c))
     timing = _timing(x.ts, aspect, predicate, te if timed else None)
@@ -424,9 +427,14 @@ def _phrase(c: _Clause, pos: int, *, max_words: int = 8):
     return found
 
 
+_PROJECT_STOP = re.compile(
+    r"[,;.!?]|\s(?:and|but|because|since|for|with|at|until|from)\s"
+    r"|\s+(?:anymore|any\s+more|any\s+longer|now|again|already|too)\b"
+)
+
+
 def _take_project(c: _Clause, pos: int):
-    stop = re.compile(r"[,;.!?]|\s(?:and|but|because|since|for|with|at|until|from)\s"
-                      ).search(c.s, pos, _limit(c, pos))
+    stop = _PROJECT_STOP.search(c.s, pos, _limit(c, pos))
     chunk = c.s[pos : stop.start() if stop else _limit(c, pos)]
     return P.project_name(chunk)
 
@@ -441,7 +449,8 @@ _MOVE_FORMS = {r"moved|relocated|emigrated|immigrated|settled": "change",
                r"moving|relocating": "prog", r"move|moves|relocate|relocates": "base"}
 _LIVE_FORMS = {r"lived|resided": "past", r"settled": "change"}
 _WORK_FORMS = {r"worked|interned": "past"}
-_JOIN_FORMS = {r"join|joins|start.*|begin.*": "base", r"joining|starting.*": "prog"}
+_JOIN_FORMS = {r"(?:join|joins|start|starts|begin|begins)\b.*": "base",
+               r"(?:joining|starting)\b.*": "prog"}
 
 
 def _h_lives(x, c, m, forms=_LIVE_FORMS):
@@ -489,8 +498,8 @@ _AS_TITLE = re.compile(
 def _h_join(x, c, m):
     project = _take_project(c, m.end())
     verb = m.group("v").lower()
-    aspect = _aspect(m.group("aux") or "", _verb_form(verb, _JOIN_FORMS) if re.match(
-        r"join|start|begin", verb) else "change")
+    form = _verb_form(verb, _JOIN_FORMS)
+    aspect = _aspect(m.group("aux") or "", "change" if form == "state" else form)
     if re.search(r"(?i)\bproject\b", c.s[m.end():]) and project:
         return _emit(x, c, m, "works_on", [project], aspect)
     found = _entity(c, m.end(), lowercase_ok=not verb.startswith("join"))
@@ -581,8 +590,7 @@ def _h_studies(x, c, m):
 def _h_relation(x, c, m):
     """"my wife is Maria", "Dana is my manager", "I have a sister named Ana"."""
     rel = m.group("rel")
-    names = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", m.group("obj"))
-    names = [n for n in names if n and n.lower() not in P.NAME_STOPWORDS]
+    names = _names(m.group("obj"))
     if not x.first_person or not names:
         return []
     key = re.sub(r"^(?:" + P.REL_MODIFIERS + ")", "", rel.lower()).strip()
@@ -652,8 +660,7 @@ def _h_pet_have(x, c, m):
     form = "change" if verb in ("got", "adopted", "rescued", "bought") else (
         "past" if verb == "had" else "state")
     aspect = _aspect(m.group("aux") or "", form)
-    names = [n for n in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", m.group("obj") or "")
-             if n and n.lower() not in P.NAME_STOPWORDS]
+    names = _names(m.group("obj"))
     if names:
         subj = x.subject(m.group("who"), (0, 0))
         if subj and subj.name == x.episode.speaker:
@@ -727,7 +734,7 @@ def _h_off_project(x, c, m):
 
 def _deadline_date(x: _Episode, c: _Clause, after: int) -> tuple[str, str] | None:
     for te in x.future_times(c):
-        if te.span[0] - c.start + len(c.prefix) < after:
+        if te.span[0] - c.start + len(c.prefix) < after or te.text.lower() in _VAGUE_TIMES:
             continue
         moment = te.interval.start
         if te.kind in ("until", "before") or moment == NEG_INF:
@@ -919,7 +926,7 @@ def _h_favourite(x, c, m):
 def _h_dislikes(x, c, m):
     verb, aux = " ".join(m.group("v").lower().split()), m.group("aux") or ""
     negated = bool(re.search(r"n['’]t|\bnot\b|\bnever\b", aux))
-    positive = bool(re.match(r"like|likes|enjoy|enjoys|care|fan", verb))
+    positive = bool(re.search(r"\b(?:like|likes|enjoy|enjoys|care|fan)\b", verb))
     if positive and not negated:
         return None
     if (positive and c.ceased) or (not positive and negated and not c.ceased):
@@ -959,11 +966,28 @@ def _h_plans(x, c, m):
 
 
 def _h_mention(x, c, m):
-    """"my sister Ana", "my cat Tom" anywhere in the clause: the relation itself."""
-    name = m.group("obj")
-    if name.lower() in P.NAME_STOPWORDS or not x.first_person:
+    """"my sister Ana", "my kids Tom and Jerry" anywhere in the clause: the relation itself."""
+    if not x.first_person:
         return []
-    return x.relation(m.group("rel"), name, (c.start, c.end))
+    out = []
+    for name in _names(m.group("obj")):
+        out += x.relation(m.group("rel"), name, (c.start, c.span_end))
+    return out
+
+
+def _names(text: str | None) -> list[str]:
+    """"Ana, Ben and Cleo" -> the names, without words that are not names."""
+    parts = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text or "")
+    return [n for n in parts if n and n.lower() not in P.NAME_STOPWORDS]
+
+
+def _h_poss_relation(x, c, m):
+    """"Ana's manager is Rui": a relation between two third parties."""
+    key = re.sub(r"^(?:" + P.REL_MODIFIERS + ")", "", m.group("rel").lower()).strip()
+    predicate = "owns_pet" if key in P.PET_SPECIES else P.RELATIONS.get(key)
+    if predicate is None:
+        return []
+    return _emit(x, c, m, predicate, [m.group("obj")], "state")
 
 
 # ---------------------------------------------------------------------------
@@ -989,6 +1013,7 @@ RULES: tuple[Rule, ...] = (
     Rule("deadline_poss", _h_deadline),
     Rule("deadline_due", _h_deadline),
     Rule("deadline_moved", _h_deadline),
+    Rule("deadline_by", _h_deadline),
     Rule("birthday", _h_birthday),
     Rule("born_on", _h_birthday),
     Rule("name_is", _h_name),
@@ -999,12 +1024,13 @@ RULES: tuple[Rule, ...] = (
     Rule("pet_put_down", _h_pet_gone),
     Rule("job_loss", _h_job_loss),
     Rule("leave", _h_leave),
+    Rule("partner_pair", _h_partner_pair),
     Rule("breakup", _h_breakup),
     Rule("breakup_bare", _h_breakup),
     Rule("owns_gone", _h_owns_gone),
     Rule("off_project", _h_off_project),
     Rule("partner", _h_partner),
-    Rule("partner_pair", _h_partner_pair),
+    Rule("poss_rel", _h_poss_relation),
     Rule("rel_is", _h_relation),
     Rule("is_rel", _h_relation),
     Rule("have_rel", _h_relation),
@@ -1118,8 +1144,11 @@ class RuleExtractor:
                 continue  # the rest of a request to the assistant is its content, not a fact
             c = self._clause(x, start, end, elided, times, pending)
             pending = False
-            if not c.text.strip():
-                pending = c.correction  # "Sorry," on its own: the next clause corrects
+            if not c.text.strip() or P.CORRECTION_ONLY.fullmatch(c.text):
+                pending = True  # "Sorry," / "Wait, no," on its own: the next clause corrects
+                continue
+            if P.REPORT_FRAME.match(c.text):
+                muted = sentence  # "According to Bob, ...": the rest is his claim
                 continue
             if P.IMPERATIVE.match(c.text.strip()):
                 muted = sentence

@@ -363,6 +363,28 @@ class EmbeddedBackend:
             self._scrub()
             return len(ids)
 
+    def put_entity(self, entity: Entity) -> None:
+        """Create or replace an entity's record (its name, type and aliases)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._refresh()
+                change = int(self._meta("change")) + 1
+                self._db.execute(
+                    "INSERT INTO entities VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+                    "type=excluded.type, aliases=excluded.aliases, changed=excluded.changed",
+                    (entity.id, entity.scope, entity.name, entity.type,
+                     json.dumps(list(entity.aliases)), change),
+                )  # fmt: skip
+                self._db.execute("UPDATE meta SET value=? WHERE key='change'", (str(change),))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._index_entity(entity)
+            self._seen = change
+            self._data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
+
     def erase_episodes(self, scope: str, episode_ids: Sequence[str], tombstone: Event) -> int:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")

@@ -110,6 +110,10 @@ class Backend(Protocol):
 
     def erase_episodes(self, scope: str, episode_ids: Sequence[str], tombstone: Event) -> int: ...
 
+    def put_entity(self, entity: Entity) -> None:
+        """Create or replace an entity's record (name, type, aliases)."""
+        ...
+
     # -- reads --------------------------------------------------------------------
     def clock(self, scope: str) -> Clock:
         """The scope's transaction clock (``Clock(NEG_INF, NEG_INF)`` before any write)."""
