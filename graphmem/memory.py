@@ -172,22 +172,41 @@ class Memory:
         out = {n: (n, Entity.id_for(scope, n)) for n in names}
         if not names:
             return out
+        alias_of: dict[str, Entity] = {}
         for entity in self.backend.entities_named(scope, names):
+            for alias in entity.aliases:
+                alias_of[normalise_name(alias)] = entity
+        if alias_of:
             for n in names:
-                forms = {normalise_name(a) for a in entity.aliases}
-                if normalise_name(n) in forms:
+                entity = alias_of.get(normalise_name(n))
+                if entity is not None:
                     out[n] = (entity.name, entity.id)
         return out
 
-    def _resolve(self, op: CandidateFact) -> CandidateFact:
-        names = self._canonical(op.scope, [op.subject, op.object, op.wrong_object])
-        update = {
-            field: names[value][0]
-            for field, value in (("subject", op.subject), ("object", op.object),
-                                 ("wrong_object", op.wrong_object))
-            if value is not None and names[value][0] != value
-        }  # fmt: skip
-        return op.model_copy(update=update) if update else op
+    def _resolve_groups(self, groups: Sequence[WriteGroup]) -> list[WriteGroup]:
+        """Follow declared aliases in every name of every operation (one lookup per scope)."""
+        names: dict[str, set[str]] = {}
+        for group in groups:
+            for op in group.operations:
+                names.setdefault(op.scope, set()).update(
+                    n for n in (op.subject, op.object, op.wrong_object) if n is not None
+                )
+        canonical = {scope: self._canonical(scope, found) for scope, found in names.items()}
+
+        def resolve(op: CandidateFact) -> CandidateFact:
+            table = canonical[op.scope]
+            update = {
+                field: table[value][0]
+                for field, value in (("subject", op.subject), ("object", op.object),
+                                     ("wrong_object", op.wrong_object))
+                if value is not None and table[value][0] != value
+            }  # fmt: skip
+            return op.model_copy(update=update) if update else op
+
+        return [
+            WriteGroup([resolve(op) for op in g.operations], g.episodes, g.recorded_at)
+            for g in groups
+        ]
 
     def write(
         self,
@@ -198,10 +217,7 @@ class Memory:
     ) -> WriteResult:
         """Apply groups of operations, each with its own transaction time, atomically.
         Texts of new facts and episodes are embedded first (outside any lock)."""
-        groups = [
-            WriteGroup([self._resolve(op) for op in g.operations], g.episodes, g.recorded_at)
-            for g in groups
-        ]
+        groups = self._resolve_groups(groups)
         if embeddings is None:
             embeddings = self._embed_groups(groups)
         return plan_write(

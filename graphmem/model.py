@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import unicodedata
 from datetime import datetime
@@ -50,6 +51,7 @@ def text_owner(scope: str, text: str) -> str:
 _EDGE_PUNCTUATION = "\"'“”‘’.,;:!?()[]{}<>"
 
 
+@functools.lru_cache(maxsize=1 << 17)
 def normalise_name(name: str) -> str:
     """The matching form of a name, so one thing gets one entity within a scope:
     case-folded, accents removed (Zürich = Zurich), whitespace collapsed, surrounding
@@ -143,6 +145,7 @@ class Entity(Model):
     aliases: tuple[str, ...] = ()
 
     @staticmethod
+    @functools.lru_cache(maxsize=1 << 17)
     def id_for(scope: str, name: str) -> str:
         return stable_id(scope, normalise_name(name), prefix="ent_")
 

@@ -48,7 +48,7 @@ EXPIRED = ("superseded", "corrected", "retracted")
 # How each status is drawn: (fill alpha, hatch, edge colour, line style).
 _STYLE = {
     "current": (0.95, None, "#222222", "solid"),
-    "ended": (0.6, None, "#555555", "solid"),
+    "ended": (0.55, None, "#555555", "solid"),
     "superseded": (0.22, "///", "#777777", "solid"),
     "corrected": (0.12, "xxx", "#c0392b", "dashed"),
     "retracted": (0.22, "...", "#777777", "dotted"),
@@ -163,7 +163,7 @@ def render_figure(
                 key = (predicate, bar.row.object)
                 colours.setdefault(key, _PALETTE[len(colours) % len(_PALETTE)])
 
-    height = 1.6 + 0.55 * len(lanes)
+    height = 2.2 + 0.5 * len(lanes)
     fig = Figure(figsize=(11, max(3.0, height)), dpi=110, layout="constrained")
     ax = fig.add_subplot()
     y_labels: list[str] = []
@@ -183,9 +183,13 @@ def render_figure(
             ax.barh(y, width, left=left, height=0.62 if not expired else 0.45, fill=False,
                     edgecolor=edge, linestyle=style, linewidth=1.0)  # fmt: skip
             label = bar.row.object + (f"  [{bar.status}]" if expired else "")
-            ax.text(left + (mdates.date2num(hi) - mdates.date2num(lo)) * 0.004, y, label,
-                    va="center", ha="left", fontsize=8.5, clip_on=True,
-                    color="#111111" if not expired else "#444444")  # fmt: skip
+            span = mdates.date2num(hi) - mdates.date2num(lo)
+            if width / span >= 0.012 * (len(label) + 2):  # the label fits inside the bar
+                ax.text(left + span * 0.004, y, label, va="center", ha="left", fontsize=8.5,
+                        clip_on=True, color="#111111" if not expired else "#444444")  # fmt: skip
+            else:  # a short stretch: label it just above the bar
+                ax.text(left, y - 0.34, label, va="bottom", ha="left", fontsize=7,
+                        clip_on=True, color="#333333")  # fmt: skip
             if bar.row.valid_to == POS_INF:
                 ax.plot(mdates.date2num(bar.end), y, marker=">", color=edge, markersize=5)
             if bar.row.valid_from == NEG_INF:
@@ -199,22 +203,24 @@ def render_figure(
     ax.grid(axis="x", color="#dddddd", linewidth=0.6)
     ax.set_axisbelow(True)
     ax.set_xlabel("valid time (when it was true in the world)")
-    for when, name, colour in ((at, "now", "#333333"), (as_of, "as of", "#1f77b4"),
-                               (known_at, "known at", "#9467bd")):  # fmt: skip
+    markers = ((at, "now", "#333333"), (as_of, "as of", "#1f77b4"),
+               (known_at, "known at", "#9467bd"))  # fmt: skip
+    for i, (when, name, colour) in enumerate(markers):
         if when is None or not (lo <= when <= hi):
             continue
         x = mdates.date2num(when)
         ax.axvline(x, color=colour, linestyle="--", linewidth=1)
         ax.annotate(f"{name} {format_instant(when)[:10]}", (x, 0), xycoords=("data", "axes fraction"),
-                    xytext=(3, 3), textcoords="offset points", fontsize=8, color=colour)  # fmt: skip
+                    xytext=(3, 3 + 11 * i), textcoords="offset points", fontsize=8, color=colour,
+                    backgroundcolor=(1, 1, 1, 0.7))  # fmt: skip
     handles = [
         Patch(facecolor="#9aa5b1", alpha=_STYLE[s][0], hatch=_STYLE[s][1], edgecolor=_STYLE[s][2],
               linestyle=_STYLE[s][3], label=_LABEL[s])  # fmt: skip
         for s in ("current", "ended", "superseded", "corrected", "retracted")
         if s in statuses
     ]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8,
-              frameon=False, title="status", title_fontsize=8)  # fmt: skip
+    fig.legend(handles=handles, loc="outside lower center", ncol=min(3, len(handles)),
+               fontsize=8, frameon=False)  # fmt: skip
     belief = f", as known at {format_instant(known_at)[:10]}" if known_at is not None else ""
     ax.set_title(title or f"{subject}: values over valid time{belief}", fontsize=11, loc="left")
     return fig

@@ -198,6 +198,7 @@ def test_erase_removes_rows_events_vectors_and_index_entries(tmp_path):
 
     hits = mem.search("Alice Berlin Tom", scope="e", history=True).hits
     assert all("Alice" not in h.text for h in hits)
+    mem.backend._flush_search()
     table = mem.backend._tables["facts"]
     assert all(not i.startswith("r_") or mem.backend._rows.get(i) for i in table._ids[: len(table)])
     db = mem.backend._db

@@ -339,10 +339,12 @@ _QUESTION_OPENER = r"(?i:do|does|did|can|could|would|will|what|where|when|who|wh
 _ELIDED_OPENER = (
     r"(?:(?:now|also|still|just|recently|currently)\s+)?(?:live|lives|living|work|works|working|"
     r"moved|speak|speaks|like|likes|love|loves|hate|hates|enjoy|enjoys|own|owns|have|has|joined|"
-    r"left|quit|started|turned|play|plays|am|is|was|report|reports|drive|drives)\b"
+    r"left|quit|started|turned|play|plays|am|is|was|report|reports|drive|drives|bought|got|"
+    r"adopted|sold|speaks|joined|became)\b"
 )
 _CLAUSE_BREAK = re.compile(
-    rf"\s*(?:[,;:]|\s[-–—]+)\s*(?:(?:and|but|so|or|then)\s+)?(?={_OPENER}|{_QUESTION_OPENER})"
+    rf"\s*(?:[,;:]|\s[-–—]+)\s*(?:(?:and|but|so|or|then)\s+)?(?!(?i:my|our)\s+{REL}\s*,)"
+    rf"(?={_OPENER}|{_QUESTION_OPENER})"
     rf"|\s+(?:and|but|so|because|cause|although|though|while|whereas|plus|yet|then)\s+(?={_OPENER})"
     rf"|(?P<elided>\s*,?\s+(?:and|but)\s+)(?={_ELIDED_OPENER})"
     r"|\s*[–—]\s*"
@@ -386,16 +388,21 @@ def split_clauses(text: str) -> list[tuple[int, int, bool, int]]:
 
 _PAIR_HEAD = re.compile(rf"(?:{PERSON}|(?i:my|our)\s+{REL}(?:\s+{PERSON})?)")
 _PAIR_GAP = re.compile(r"\s+and\s+")
+_APPOSITIVE = re.compile(rf"{PERSON}\s*,\s+(?i:my|our)\s+{REL}")
+_APPOSITIVE_GAP = re.compile(r"\s*,\s*")
 
 
 def _merge_pairs(text: str, clauses: list) -> list:
-    """Undo a split inside "Maria and I got married": a lone name then "and I ..."."""
+    """Undo a split inside "Maria and I got married" or "Jana, my flatmate, is vegan"."""
     merged: list = []
     for clause in clauses:
         if merged:
             start, end, elided, index = merged[-1]
-            if (index == clause[3] and _PAIR_HEAD.fullmatch(text[start:end])
-                    and _PAIR_GAP.fullmatch(text[end : clause[0]])):
+            head, gap = text[start:end], text[end : clause[0]]
+            if index == clause[3] and (
+                (_PAIR_HEAD.fullmatch(head) and _PAIR_GAP.fullmatch(gap))
+                or (_APPOSITIVE.fullmatch(head) and _APPOSITIVE_GAP.fullmatch(gap))
+            ):
                 merged[-1] = (start, clause[1], elided, index)
                 continue
         merged.append(clause)
@@ -445,7 +452,7 @@ _PHRASE_STOP = re.compile(
     r"any\s+more|any\s+longer|these\s+days|nowadays|lately|at\s+the\s+moment|right\s+now|now|"
     r"too|a\s+lot|so\s+much|very\s+much|more\s+than|most\s+of\s+all|for\s+(?:years|ages|a\s+while|"
     r"\d+|a\s+long\s+time|some\s+time|many\s+years|a\s+few)|instead|either|at\s+all|though|"
-    r"i\s+think|i\s+guess|lol|haha)\b"
+    r"i\s+think|i\s+guess|lol|haha|after|before|due\s+to|because\s+of|ever\s+since)\b"
 )
 _ENTITY_STOP = re.compile(
     r"\s+(?i:in|at|on|near|for|from|with|since|until|till|as|by|after|before|during|"
@@ -612,6 +619,7 @@ def parse_day_month(text: str) -> str | None:
     """A birthday at the start of ``text``: ``1990-05-03``, or ``--05-03`` without a year."""
     month = alternation(MONTHS)
     year_re = r"(?:,?\s+(?P<y>\d{4}))?"
+    text = re.sub(r"(?i)^(?:it['’]?s\s+|on\s+)?(?:the\s+)?", "", text)
     for pat in (rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m>{month})\.?{year_re}",
                 rf"(?P<m>{month})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?{year_re}",
                 r"(?P<y>\d{4})-(?P<mn>\d{2})-(?P<d>\d{2})"):
@@ -684,6 +692,10 @@ STRONG_CORRECTION = re.compile(
     r"|(?:no|nope|wait|sorry)[,!.:;\-–—]+\s*))+(?:(?i:i\s+meant(?:\s+to\s+say)?|i\s+mean)\b"
     r"(?:\s+that)?[,:]?\s*)?|^(?i:i\s+meant(?:\s+to\s+say)?|i\s+mean)\b(?:\s+that)?[,:]?\s*"
 )
+SURE_CORRECTION = re.compile(
+    r"(?i)\b(?:sorry|oops|whoops|my\s+bad|my\s+mistake|correction|scratch\s+that|misspoke|"
+    r"correct|typo|i\s+meant?)\b"
+)
 WEAK_CORRECTION = re.compile(r"^(?i:actually|in\s+fact|rather)\b[,:]?\s*")
 TRAILING_NOT = re.compile(
     r"(?P<comma>,)?\s*(?:(?i:and|but)\s+)?(?i:not)\s+(?P<wrong>[^,;]+?)\s*[.!]?$"
@@ -700,7 +712,7 @@ REPORT_FRAME = re.compile(
 )
 CORRECTION_ONLY = re.compile(
     r"(?i)(?:(?:sorry|oops|whoops|my\s+bad|my\s+mistake|correction|wait|no|nope|scratch\s+that|"
-    r"i\s+misspoke|actually)[\s,.!:;\-–—]*)+"
+    r"i\s+misspoke)[\s,.!:;\-–—]*)+"
 )
 RELATIVE = re.compile(
     r",\s*(?i:which|who|where|because|since|although|though|as|even\s+though)\b"
@@ -767,7 +779,8 @@ RULE_TEMPLATES: dict[str, str] = {
         r"crossed\s+the\s+rainbow\s+bridge)\b"
     ),
     "pet_put_down": (
-        r"<I>\s+(?:(?i:had|have)\s+to\s+)?(?i:put|gave|give|rehomed|lost)\s+(?:(?i:down|away)"
+        r"(?:<I>|\b(?i:we))\s+(?:(?i:had|have)\s+to\s+)?(?i:put|gave|give|rehomed|rehome|lost)"
+        r"\s+(?:(?i:down|away)"
         r"\s+)?(?:(?i:my|our|the)\s+(?P<sp4><PET>)(?:\s+(?P<n1><PERSON>))?|(?P<n3><PERSON>))"
         r"(?:\s+(?i:down|to\s+sleep|away|up\s+for\s+adoption))?\b"
     ),
@@ -803,7 +816,8 @@ RULE_TEMPLATES: dict[str, str] = {
     "partner": (
         r"<SUBJ><AUX>\s+(?P<v>(?i:got\s+married\s+to|got\s+engaged\s+to|married\s+to|married|"
         r"engaged\s+to|started\s+dating|started\s+seeing|dating|in\s+a\s+relationship\s+with|"
-        r"tied\s+the\s+knot\s+with))\s+(?P<obj><PERSON>)(?![\w'’])"
+        r"tied\s+the\s+knot\s+with))\s+(?:(?i:his|her|their|my)\s+(?i:long-time\s+)?<PARTNER>,?\s+)?"
+        r"(?P<obj><PERSON>)(?![\w'’])"
     ),
     "partner_pair": (
         r"(?P<obj><PERSON>)\s+(?i:and)\s+<I>\s+(?P<v>(?i:got\s+married|got\s+engaged|"
@@ -841,7 +855,8 @@ RULE_TEMPLATES: dict[str, str] = {
     "move": (
         r"<SUBJ><AUX>\s+(?P<v>(?i:moved|relocated|move|moves|moving|relocate|relocates|"
         r"relocating|emigrated|immigrated|settled))\s+(?i:back\s+|over\s+|permanently\s+|"
-        r"here\s+|down\s+|up\s+|all\s+the\s+way\s+)?(?i:to|into|in)\s+"
+        r"here\s+|down\s+|up\s+|all\s+the\s+way\s+)?(?:(?i:from)\s+[\w'’.\-]+(?:\s+[A-Z][\w'’.\-]*)?"
+        r"\s+)?(?i:to|into|in)\s+"
     ),
     "live": (
         r"<SUBJ><AUX>\s+(?P<v>(?i:live|lives|living|lived|reside|resides|residing|resided|"
@@ -857,7 +872,10 @@ RULE_TEMPLATES: dict[str, str] = {
         r"an\s+internship\s+)?(?:at|with|for)|got\s+(?:a\s+|the\s+)?(?:new\s+)?(?:job|"
         r"position|role|gig|internship)\s+(?:at|with)|(?:accepted|took)\s+(?:a|an|the)"
         r"\s+(?:new\s+)?(?:job|position|role|offer|internship)\s+(?:at|with|from)|(?:got|was|"
-        r"been|were|get)\s+hired\s+(?:at|by)|signed\s+with))\s+"
+        r"been|were|get)\s+hired\s+(?:at|by)|signed\s+with|(?:started|start|starting|began|"
+        r"begin|enrolled\s+in|began)\s+(?:a|an|my)\s+(?:phd|doctorate|master['’]?s|mba|degree|"
+        r"bachelor['’]?s|course|program(?:me)?|apprenticeship)(?:\s+(?:in|on)\s+[\w\s]+?)?\s+"
+        r"(?:at|with)))\s+"
     ),
     "employer": (
         r"(?i:my)\s+(?P<new>(?i:new|current)\s+)?(?i:job\s+is\s+at|job\s+is\s+with|"

@@ -68,6 +68,7 @@ episode timestamp it was resolved against.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import OrderedDict
 from collections.abc import Callable
@@ -77,10 +78,12 @@ from typing import Protocol, runtime_checkable
 
 from graphmem.extraction import patterns as P
 from graphmem.extraction.secrets import contains_secret, find_secrets
+from graphmem.errors import InvalidTimeError
 from graphmem.model import CandidateFact, Episode, Provenance
 from graphmem.predicates import PredicateRegistry
 from graphmem.time.instant import NEG_INF, POS_INF
-from graphmem.time.natural import TimeExpression, find_time_expressions
+from graphmem.time.interval import Interval
+from graphmem.time.natural import TimeExpression, find_time_expressions, resolve_time
 
 __all__ = ["Extractor", "RuleExtractor"]
 
@@ -97,6 +100,7 @@ class Extractor(Protocol):
 
 _REGISTRY = PredicateRegistry.with_builtins()
 _TIMELESS = frozenset({"birthday", "sibling", "parent", "child"})
+_HOUSEHOLD = frozenset({"lives_in", "owns_pet", "owns"})  # what "we ..." says about the speaker
 _ASSISTANT_ROLES = frozenset({"assistant", "system", "tool", "bot", "ai", "model", "function"})
 _VAGUE_TIMES = frozenset({"recently", "lately", "now", "right now", "currently", "these days",
                           "nowadays", "at the moment", "today"})
@@ -136,6 +140,7 @@ class _Clause:
     prefix: str = ""  # a borrowed subject for an elided clause
     times: list[TimeExpression] = field(default_factory=list)
     correction: bool = False
+    contradiction: bool = False  # only "no," / "wait,": a correction if it contradicts
     wrong: str | None = None
     negated: bool = False
     ceased: bool = False
@@ -198,6 +203,7 @@ class _Subject:
     name: str
     extra: list[_Draft]
     confidence: float = 0.8
+    plural: bool = False  # "we": the speaker and others
 
 
 class _Episode:
@@ -241,6 +247,8 @@ class _Episode:
         who = who.strip().rstrip(",").strip()
         if who.lower() in ("i", "my", "me"):
             return _Subject(self.episode.speaker, []) if self.first_person else None
+        if who.lower() == "we":  # the speaker's household: only for places and things
+            return _Subject(self.episode.speaker, [], 0.7, plural=True) if self.first_person else None
         appositive = re.fullmatch(rf"({P.PERSON})\s*,\s+(?i:my|our)\s+({P.REL})\s*,?", who)
         relation = re.fullmatch(rf"(?i:my|our)\s+({P.REL})(?:\s*,?\s+({P.PERSON}))?,?", who)
         if appositive or relation:
@@ -319,6 +327,7 @@ def _timing(ts: datetime, aspect: str, predicate: str, te: TimeExpression | None
     return "assert", ts, POS_INF
 
 
+_AS_OF = re.compile(r"(?i)\b(?:as\s+of|effective|with\s+effect\s+from)\s*$")
 _NOW = re.compile(r"(?i)(?<!right\s)\bnow\b(?!\s+and\s+then)")
 _FUTURE_AUX = re.compile(r"(?i)\b(?:will|shall|going\s+to|gonna)\b|['’]ll\b")
 _PERFECT_AUX = re.compile(r"(?i)\b(?:have|has)\b|['’]ve\b")
@@ -360,11 +369,13 @@ def _emit(x: _Episode, c: _Clause, m: re.Match, predicate: str, objects, aspect:
         if who is None and "who" in m.re.groupindex and m.group("who") is not None:
             who = m.group("who")
         subj = x.subject(who, span)
-    if subj is None or not subj.name:
+    if subj is None or not subj.name or (subj.plural and predicate not in _HOUSEHOLD):
         return []
     if c.ceased and aspect in ("state", "past", "change"):
         aspect = "retract"
     te = None if aspect == "timeless" else _time_in(c, obj_span)
+    if te is not None and _AS_OF.search(c.s, 0, c.relative(te)[0]):
+        te = dataclasses.replace(te, kind="since", interval=Interval.since(te.interval.start))
     if predicate in _TIMELESS and aspect != "retract":
         aspect = "timeless"
     if aspect == "state" and _NOW.search(c.s) and _REGISTRY.get(predicate).functional:
@@ -481,13 +492,21 @@ def _h_works(x, c, m):
     if not found:
         return []
     aspect = _aspect(m.group("aux") or "", _verb_form(m.group("v"), _WORK_FORMS))
-    if "now" in (m.group("aux") or "").lower().split() and aspect == "state":
-        aspect = "change"
-    out = _emit(x, c, m, "works_at", [found[2]], aspect, obj_span=found[:2])
-    title = _AS_TITLE.match(c.s, found[1])
+    out = _emit(x, c, m, _employer(found[2]), [found[2]], aspect, obj_span=found[:2])
+    title = _AS_TITLE.match(c.s, found[1]) or _AS_ANY_TITLE.match(c.s, found[1])
     if out and title:
         out += _emit(x, c, m, "job_title", [title.group(1)], aspect)
     return out
+
+
+_AS_ANY_TITLE = re.compile(r"\s+as\s+an?\s+((?:[\w\-]+\s+){0,2}[\w\-]+)\s*[.!]?\s*$")
+_SCHOOL = re.compile(r"\b(?:School|High|Elementary|Academy|College|University|Kindergarten|"
+                     r"Preschool|Nursery|Polytechnic|Gymnasium|Lyc[ée]e)\b")
+
+
+def _employer(name: str) -> str:
+    """``works_at``, or ``studies_at`` for a school ("Riverside High")."""
+    return "studies_at" if _SCHOOL.search(name) else "works_at"
 
 
 _AS_TITLE = re.compile(
@@ -507,7 +526,9 @@ def _h_join(x, c, m):
         return []
     if aspect == "future" and _time_in(c, found[:2]) is None:
         return []
-    return _emit(x, c, m, "works_at", [found[2]], aspect, obj_span=found[:2])
+    degree = re.search(r"(?i)phd|doctorate|master|mba|degree|bachelor|course|program|enrolled", verb)
+    predicate = "studies_at" if degree else _employer(found[2])
+    return _emit(x, c, m, predicate, [found[2]], aspect, obj_span=found[:2])
 
 
 def _h_employer(x, c, m):
@@ -559,7 +580,10 @@ def _h_job_title(x, c, m):
     if form == "state" and _PAST_AUX.search(aux) and not _PERFECT_AUX.search(aux):
         aspect = "past"
     title = P.clean(m.group("title"))
-    out = _emit(x, c, m, "job_title", [title], aspect)
+    aged = re.match(r"(\d{1,3})[-\s]years?[-\s]old\s+", title)
+    out = _emit(x, c, m, "age", [aged.group(1)], _aspect(aux, "state")) if aged else []
+    title = title[aged.end():] if aged else title
+    out += _emit(x, c, m, "job_title", [title], aspect)
     prep = re.compile(r"\s+(?:at|for|with)\s+").match(c.s, m.end())
     if prep:
         found = _entity(c, prep.end())
@@ -733,9 +757,18 @@ def _h_off_project(x, c, m):
 
 
 def _deadline_date(x: _Episode, c: _Clause, after: int) -> tuple[str, str] | None:
-    for te in x.future_times(c):
-        if te.span[0] - c.start + len(c.prefix) < after or te.text.lower() in _VAGUE_TIMES:
-            continue
+    """The date a deadline clause names after ``after``, formatted by its grain."""
+    found = [te for te in x.future_times(c) if te.span[0] - c.start + len(c.prefix) >= after
+             and te.text.lower() not in _VAGUE_TIMES]
+    if not found:  # a bare month after "to" ("pushed to October") is only read on request
+        words = c.s[after:].strip(" .!?").split()
+        for n in range(min(4, len(words)), 0, -1):
+            try:
+                found = [resolve_time(" ".join(words[:n]), x.ts, prefer="future")]
+                break
+            except InvalidTimeError:
+                continue
+    for te in found:
         moment = te.interval.start
         if te.kind in ("until", "before") or moment == NEG_INF:
             moment = te.interval.end - timedelta(microseconds=1)
@@ -913,7 +946,10 @@ def _h_likes(x, c, m):
         return []
     verb = m.group("v").lower()
     form = "past" if verb in ("liked", "loved", "enjoyed", "adored") else "state"
-    items = [i for i in P.split_list(found[2]) if len(i.split()) <= 6]
+    value = found[2]
+    if verb.startswith("prefer"):  # "I prefer tea over coffee"
+        value = re.split(r"\s+(?:over|to|rather\s+than|instead\s+of)\s+", value)[0]
+    items = [i for i in P.split_list(value) if len(i.split()) <= 6]
     return _emit(x, c, m, "likes", items, _aspect(aux, form))
 
 
@@ -1138,14 +1174,19 @@ class RuleExtractor:
         memory = self._memory_for(episode.scope, episode.speaker)
         x = _Episode(episode, memory, not bot, text)
         times = find_time_expressions(text, episode.timestamp)
-        pending, muted = False, -1
+        pending, muted = None, -1
         for start, end, elided, sentence in P.split_clauses(text):
             if sentence == muted:
                 continue  # the rest of a request to the assistant is its content, not a fact
             c = self._clause(x, start, end, elided, times, pending)
-            pending = False
+            pending = None
             if not c.text.strip() or P.CORRECTION_ONLY.fullmatch(c.text):
-                pending = True  # "Sorry," / "Wait, no," on its own: the next clause corrects
+                # "Sorry," / "Wait, no," / "Actually," on its own: about the next clause
+                marker = x.text[start:end]
+                if c.correction or c.text.strip():
+                    pending = "strong" if P.SURE_CORRECTION.search(marker) else "contra"
+                else:
+                    pending = "weak" if c.weak else None
                 continue
             if P.REPORT_FRAME.match(c.text):
                 muted = sentence  # "According to Bob, ...": the rest is his claim
@@ -1171,9 +1212,12 @@ class RuleExtractor:
         if weak:
             skip = weak.end()
         body = raw[skip:]
-        c = _Clause(start + skip, end, body, correction=bool(strong and strong.group()) or pending,
-                    span_end=end)
-        c.weak = bool(weak)
+        marked = bool(strong and strong.group())
+        c = _Clause(start + skip, end, body, span_end=end,
+                    correction=marked or pending in ("strong", "contra"))
+        c.contradiction = (pending == "contra" or marked) and not (
+            pending == "strong" or (marked and P.SURE_CORRECTION.search(strong.group())))
+        c.weak = bool(weak) or pending == "weak"
         trailing = P.TRAILING_NOT.search(body)
         if trailing and (trailing.group("comma") or c.correction or c.weak or re.match(
                 r"(?i)it['’]?s|it\s+is|that['’]?s", body)) and len(body[: trailing.start()]) > 0:
@@ -1217,8 +1261,7 @@ class RuleExtractor:
         if c.correction and not main:
             found += self._object_only(x, c)
         elif c.correction or c.wrong:
-            found = [self._as_correction(c, d) if not d.side and (
-                c.correction or _REGISTRY.get(d.predicate).functional) else d for d in found]
+            found = [self._as_correction(c, d) if self._corrects(x, c, d) else d for d in found]
         for draft in found:
             self._add(x, draft)
 
@@ -1248,6 +1291,20 @@ class RuleExtractor:
                        (c.start, c.span_end), wrong_object=wrong or None)]
 
     @staticmethod
+    def _corrects(x: _Episode, c: _Clause, d: _Draft) -> bool:
+        """Whether a fact stated in a correcting clause corrects an earlier one."""
+        if d.side:
+            return False
+        if c.wrong:
+            return c.correction or _REGISTRY.get(d.predicate).functional
+        if c.contradiction:  # "No, I live in Lisbon": only if we had another value
+            prior = next((p.object for p in reversed(x.drafts) if not p.side and
+                          (p.subject, p.predicate) == (d.subject, d.predicate)),
+                         x.memory.known.get((d.subject, d.predicate)))
+            return prior is not None and (prior or "").lower() != (d.object or "").lower()
+        return c.correction
+
+    @staticmethod
     def _as_correction(c: _Clause, d: _Draft) -> _Draft:
         timed = d.time_text is not None
         return _Draft("correct", d.subject, d.predicate, d.object,
@@ -1274,8 +1331,8 @@ class RuleExtractor:
                 continue
             if not d.side:
                 x.memory.last = (d.subject, d.predicate)
-            if d.op != "retract" and d.object and d.predicate in ("lives_in", "works_at",
-                                                                  "works_on", "partner"):
+            if d.op != "retract" and d.object and (
+                    d.predicate == "works_on" or _REGISTRY.get(d.predicate).functional):
                 x.memory.known[(d.subject, d.predicate)] = d.object
             pred = _REGISTRY.get(d.predicate)
             out.append(CandidateFact(

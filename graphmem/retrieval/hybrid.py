@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from graphmem.history import status_of
@@ -47,7 +48,10 @@ class Weights:
     recency_half_life_days: float = 180.0
     importance: float = 0.05
     window: float = 0.3
+    window_after: float = 0.5  # share of ``window`` for episodes said after the window
     candidates: int = 50  # per source, before fusion
+    newer_first: float = 0.75  # cosine at which two episodes say "the same thing"; >1: off
+    newer_first_pool: int = 100  # how many of the best episode hits are compared
 
 
 class Hit(BaseModel):
@@ -184,6 +188,8 @@ class Retriever:
 
         hits = self._score(candidates.values(), w, scope, reference, window)
         hits.sort(key=lambda h: -h.score)
+        if w.newer_first <= 1.0:
+            hits = self._newer_first(hits, w)
         return SearchResult(
             query=query, hits=hits[:k], window=window, window_text=window_text, mode=mode
         )
@@ -235,8 +241,13 @@ class Retriever:
             importance = fact.confidence if fact is not None else 0.5
             components["importance"] = w.importance * importance
             if episode is not None and window is not None:
-                inside = window[0] <= episode.timestamp < window[1]
-                components["window"] = w.window if inside else 0.0
+                said = episode.timestamp
+                if window[0] <= said < window[1]:
+                    components["window"] = w.window
+                elif window[1] <= said <= max(reference, window[1]):
+                    components["window"] = w.window * w.window_after  # told afterwards
+                else:
+                    components["window"] = 0.0
             score = sum(v for key, v in components.items() if key in _ADDITIVE)
             hits.append(
                 Hit(
@@ -252,7 +263,52 @@ class Retriever:
         return hits
 
 
-_ADDITIVE = ("rrf", "recency", "importance", "window")
+    # -- newer first -------------------------------------------------------------------
+    def _newer_first(self, hits: list[Hit], w: Weights) -> list[Hit]:
+        """Among the best episode hits, those that say nearly the same thing (their own
+        embeddings at cosine >= ``w.newer_first``, linked transitively) keep the scores
+        they occupied, handed out newest first: a later statement on a topic shadows an
+        earlier one, as a supersession shadows a fact. Only the order within each such
+        group changes; the difference is the ``newer_first`` component."""
+        pool = [i for i, h in enumerate(hits) if h.kind == "episode"][: w.newer_first_pool]
+        if len(pool) < 2:
+            return hits
+        stored = self.backend.embeddings([hits[i].id for i in pool])
+        pool = [i for i in pool if hits[i].id in stored]
+        if len(pool) < 2:
+            return hits
+        vectors = np.asarray([stored[hits[i].id] for i in pool], dtype=np.float32)
+        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        similar = vectors @ vectors.T >= w.newer_first
+        parent = list(range(len(pool)))
+
+        def root(a: int) -> int:
+            while parent[a] != a:
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            return a
+
+        for a, b in zip(*np.nonzero(np.triu(similar, 1)), strict=True):
+            parent[root(int(a))] = root(int(b))
+        groups: dict[int, list[int]] = {}
+        for slot in range(len(pool)):
+            groups.setdefault(root(slot), []).append(pool[slot])
+        out = list(hits)
+        for members in groups.values():
+            if len(members) < 2:
+                continue
+            scores = sorted((hits[i].score for i in members), reverse=True)
+            newest = sorted(members, key=lambda i: (-hits[i].episode.timestamp.timestamp(), i))  # type: ignore[union-attr]
+            for i, score in zip(newest, scores, strict=True):
+                if score != hits[i].score:
+                    components = dict(hits[i].components)
+                    components["newer_first"] = round(score - hits[i].score, 6)
+                    out[i] = hits[i].model_copy(update={"score": score, "components": components})
+        out.sort(key=lambda h: -h.score)
+        return out
+
+
+_ADDITIVE = ("rrf", "recency", "importance", "window", "newer_first")
 
 
 def _row_query(f: SearchFilter, entity_id: str) -> RowQuery:

@@ -20,6 +20,7 @@ stop words dropped; a light suffix fold ("moved"/"move"/"moving", "cats"/"cat",
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from array import array
@@ -46,6 +47,7 @@ def tokenize(text: str) -> list[str]:
     return out
 
 
+@functools.lru_cache(maxsize=200_000)
 def _fold(token: str) -> str:
     # A tiny stemmer: enough to match "moved"/"move"/"moving", "cats"/"cat",
     # "running"/"run", "studies"/"study".

@@ -169,6 +169,7 @@ class EmbeddedBackend:
         self._names: dict[tuple[str, str], str] = {}  # (scope, normalised name) -> entity id
         self._clocks: dict[str, Clock] = {}
         self._tables = {"facts": SearchTable(), "episodes": SearchTable()}
+        self._pending: dict[str, dict[str, dict]] = {"facts": {}, "episodes": {}}
         self._seen = -1
         self._erase_epoch = "0"
         self._data_version = -1
@@ -239,8 +240,8 @@ class EmbeddedBackend:
             self._scope_rows[row.scope].add(row.id)
             self._predicate_rows[(row.scope, row.predicate)].add(row.id)
         self.graph.add_edge(row.subject_id, row.object_id, key=row.id)
-        self._tables["facts"].upsert(
-            row.id, scope=row.scope, text=row.text,
+        self._queue_search(
+            "facts", row.id, scope=row.scope, text=row.text,
             vector=vectors.get(owner) if old is None else None, vector_key=owner,
             valid_from=row.valid_from, valid_to=row.valid_to,
             recorded_at=row.recorded_at, expired_at=row.expired_at,
@@ -248,11 +249,30 @@ class EmbeddedBackend:
 
     def _index_episode(self, episode: Episode, vectors: dict[str, np.ndarray]) -> None:
         # An episode is an observation: known from when it was said, about that moment.
-        self._tables["episodes"].upsert(
-            episode.id, scope=episode.scope, text=episode.text, vector=vectors.get(episode.id),
+        self._queue_search(
+            "episodes", episode.id, scope=episode.scope, text=episode.text,
+            vector=vectors.get(episode.id), vector_key=None,
             valid_from=episode.timestamp, valid_to=POS_INF,
             recorded_at=episode.timestamp, expired_at=POS_INF,
         )  # fmt: skip
+
+    def _queue_search(self, target: str, ident: str, **entry) -> None:
+        """Search indexes are built lazily, at the next search: stores that are only
+        written and read by key (bulk loads, reopen) never pay for tokenising and
+        vector copies they do not use. A later entry for the same id (an expiry) keeps
+        the vector of an earlier one."""
+        queue = self._pending[target]
+        earlier = queue.get(ident)
+        if earlier is not None and entry["vector"] is None:
+            entry["vector"] = earlier["vector"]
+        queue[ident] = entry
+
+    def _flush_search(self) -> None:
+        for target, queue in self._pending.items():
+            table = self._tables[target]
+            for ident, entry in queue.items():
+                table.upsert(ident, **entry)
+            queue.clear()
 
     # -- writes ------------------------------------------------------------------------
     def begin(self, families: Iterable[Family], scopes: Iterable[str]) -> _Session:
@@ -568,6 +588,7 @@ class EmbeddedBackend:
     ) -> dict[str, list[tuple[str, float]]]:
         with self._lock:
             self._refresh()
+            self._flush_search()
             return self._tables[target].search(f, vector=vector, text=text, k=k)
 
     def entities_named(self, scope: str, names: Sequence[str]) -> list[Entity]:

@@ -252,13 +252,32 @@ MERGE (n:Episode {id: e.id})
   ON CREATE SET n += e
 """
 
-EXPIRE_ROWS = """
+PUT_ENTITY = """
+MERGE (n:Entity {id: $props.id})
+  ON CREATE SET n += $props
+  ON MATCH SET n.type = $props.type, n.aliases = $props.aliases,
+               n.alias_keys = $props.alias_keys
+WITH n
+CALL (n) {
+  WITH n WHERE $old_label IS NOT NULL AND $old_label <> $label
+  REMOVE n:$($old_label)
+}
+SET n:$($label)
+"""
+
+# A row's direct relationship, found from its :Fact node (two hops, then the relationships
+# between its subject and object: never a scan of a busy entity's relationships).
+DIRECT_RELATIONSHIP = (
+    "OPTIONAL MATCH (s:Entity)-[:SUBJECT]->(f)-[:OBJECT]->(o:Entity), (s)-[r {id: f.id}]->(o)"
+)
+
+EXPIRE_ROWS = f"""
 UNWIND $expire AS x
-MATCH (f:Fact {id: x.id})
-WHERE f.expired_at = $pos_inf
+MATCH (f:Fact) USING INDEX f:Fact(id)
+WHERE f.id = x.id AND f.expired_at = $pos_inf
 SET f.expired_at = x.at, f.expired_by = x.by, f.caption = f.caption + x.note
 WITH f, x
-OPTIONAL MATCH (:Entity {id: f.subject_id})-[r {id: f.id}]->()
+{DIRECT_RELATIONSHIP}
 SET r.expired_at = x.at, r.expired_by = x.by, r.caption = f.caption
 """
 
@@ -321,8 +340,9 @@ DETACH DELETE e
 """
 
 ERASE_ROWS = """
-MATCH (f:Fact) WHERE {where}
-OPTIONAL MATCH (:Entity {{id: f.subject_id}})-[r {{id: f.id}}]->()
+{anchor}
+WITH f WHERE {where}
+{direct}
 DELETE r
 WITH f, f.id AS id, f.fact_id AS fact_id, f.vector_key AS vector_key
 DETACH DELETE f
@@ -341,8 +361,34 @@ DETACH DELETE e
 RETURN count(*) AS erased
 """
 
+# Where a row read starts: always an index seek chosen here (with a hint, so the plan
+# does not depend on statistics), then the remaining filters.
+ROW_ANCHORS = {
+    "row_ids": "MATCH (f:Fact) USING INDEX f:Fact(id) WHERE f.id IN $row_ids",
+    "family": "MATCH (f:Fact) USING INDEX f:Fact(scope, subject_id, predicate) "
+    "WHERE f.scope = $scope AND f.subject_id = $subject_id AND f.predicate = $predicate",
+    "subject": "MATCH (f:Fact) USING INDEX f:Fact(subject_id) WHERE f.subject_id = $subject_id",
+    "entity": "CALL () { "
+    "MATCH (f:Fact) USING INDEX f:Fact(subject_id) WHERE f.subject_id = $entity_id RETURN f "
+    "UNION MATCH (f:Fact) USING INDEX f:Fact(object_id) WHERE f.object_id = $entity_id RETURN f }",
+    "object": "MATCH (f:Fact) USING INDEX f:Fact(object_id) WHERE f.object_id = $object_id",
+    "scope": "MATCH (f:Fact) USING INDEX f:Fact(scope) WHERE f.scope = $scope",
+}
+
+
+def _row_anchor(q: RowQuery) -> str:
+    if q.row_ids is not None:
+        return ROW_ANCHORS["row_ids"]
+    if q.subject_id is not None:
+        return ROW_ANCHORS["family" if q.predicate is not None else "subject"]
+    if q.entity_id is not None:
+        return ROW_ANCHORS["entity"]
+    return ROW_ANCHORS["object" if q.object_id is not None else "scope"]
+
+
 READ_ROWS = """
-MATCH (f:Fact) WHERE {where}
+{anchor}
+WITH f WHERE {where}
 RETURN {fact_map} AS row
 ORDER BY f.subject, f.predicate, f.valid_from, f.recorded_at{limit}
 """
@@ -438,7 +484,7 @@ MATCH (f:Fact)
 WITH f,
      COUNT { (:Entity {id: f.subject_id})-[:SUBJECT]->(f) } AS subjects,
      COUNT { (f)-[:OBJECT]->(:Entity {id: f.object_id}) } AS objects,
-     COUNT { (:Entity {id: f.subject_id})-[r]->(:Entity {id: f.object_id})
+     COUNT { (s:Entity)-[:SUBJECT]->(f)-[:OBJECT]->(o:Entity), (s)-[r]->(o)
              WHERE r.id = f.id AND r.expired_at = f.expired_at } AS direct
 WHERE subjects <> 1 OR objects <> direct
    OR objects <> CASE WHEN f.object_id IS NULL THEN 0 ELSE 1 END
@@ -912,7 +958,14 @@ class Neo4jBackend:
         def work(tx: Any) -> int:
             stamped = self._stamp(tx, tombstone)
             found = self._run(
-                tx, ERASE_ROWS.format(where=_key_filter("f", predicate, object_id)), **params
+                tx,
+                ERASE_ROWS.format(
+                    anchor=ROW_ANCHORS["entity"],
+                    where=_key_filter("f", predicate, object_id),
+                    direct=DIRECT_RELATIONSHIP,
+                ),
+                entity_id=subject_id,
+                **params,
             ).single()
             ids, fact_ids = list(found["ids"]), sorted(found["fact_ids"])
             self._run(
@@ -928,6 +981,20 @@ class Neo4jBackend:
             return len(ids)
 
         return self._write("erase", work)
+
+    def put_entity(self, entity: Entity) -> None:
+        """Create or replace an entity's record (its type and aliases; the name and scope
+        of an existing entity stay). A new type moves the node to the new type label."""
+
+        def work(tx: Any) -> None:
+            old = self._run(tx, READ_ENTITY, scope=entity.scope, id=entity.id).single()
+            old_label = _label(old["item"]["type"]) if old is not None else None
+            self._run(
+                tx, PUT_ENTITY, props=_entity_props(entity), label=_label(entity.type),
+                old_label=old_label,
+            ).consume()  # fmt: skip
+
+        self._write("store an entity", work)
 
     def erase_episodes(self, scope: str, episode_ids: Sequence[str], tombstone: Event) -> int:
         def work(tx: Any) -> int:
@@ -975,7 +1042,10 @@ class Neo4jBackend:
         if query.limit is not None:
             limit, params["limit"] = "\nLIMIT $limit", query.limit
         cypher = READ_ROWS.format(
-            where=" AND ".join(conditions + times), fact_map=FACT_MAP, limit=limit
+            anchor=_row_anchor(query),
+            where=" AND ".join(conditions + times),
+            fact_map=FACT_MAP,
+            limit=limit,
         )
         out = [_fact(r["row"]) for r in self._read(cypher, **params, **time_params)]
         out.sort(key=lambda r: (r.subject, r.predicate, r.valid_from, r.recorded_at))
@@ -991,7 +1061,10 @@ class Neo4jBackend:
             conditions, params = _time_filter(_row_times("f"), known_at=known_at)
             conditions.append(f"({_in_window('f', 'valid_from')} OR {_in_window('f', 'valid_to')})")
         cypher = READ_ROWS.format(
-            where=" AND ".join(["f.scope = $scope", *conditions]), fact_map=FACT_MAP, limit=""
+            anchor=ROW_ANCHORS["scope"],
+            where=" AND ".join(["f.scope = $scope", *conditions]),
+            fact_map=FACT_MAP,
+            limit="",
         )
         found = self._read(cypher, scope=scope, start=_utc(start), end=_utc(end), **params)
         hits = [_fact(r["row"]) for r in found]
@@ -1009,7 +1082,7 @@ class Neo4jBackend:
         keys = sorted({normalise_name(n) for n in names} - {""})
         if not keys:
             return []
-        ids = [Entity.id_for(scope, key) for key in keys]  # an entity's id is its name's key
+        ids = sorted({Entity.id_for(scope, n) for n in names})  # an entity's id: its name's key
         found = self._read(ENTITIES_NAMED, scope=scope, ids=ids, keys=keys)
         return [_entity(r["item"]) for r in found]
 

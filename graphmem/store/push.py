@@ -1,8 +1,9 @@
 """Copy a store into another: typically a local embedded store into Neo4j.
 
 >>> from graphmem.store import open_backend  # doctest: +SKIP
->>> push(open_backend("memory.db"), open_backend("bolt://localhost:7687"))  # doctest: +SKIP
-{'rows': 12, 'expired': 0, 'entities': 7, 'episodes': 30, 'events': 14, 'embeddings': 42, 'clocks': 1}
+>>> counts = push(open_backend("memory.db"), open_backend("bolt://host:7687"))  # doctest: +SKIP
+>>> counts["rows"], counts["events"]  # doctest: +SKIP
+(12, 14)
 
 Everything is kept as it is: row ids, fact ids and all four timestamps (expired rows
 too), entities, episodes, the event log, each scope's clock and the embeddings of rows,
@@ -76,8 +77,10 @@ def _push_scope(
 
     theirs, ours = _clock(source, scope), _clock(target, scope)
     clock = Clock(max(theirs.requested, ours.requested), max(theirs.assigned, ours.assigned))
-    work = [("entities", entities), ("episodes", episodes), ("insert", insert),
-            ("expire", expire), ("events", events), ("embeddings", list(embeddings.items()))]  # fmt: skip
+    work = [
+        ("entities", entities), ("episodes", episodes), ("insert", insert), ("expire", expire),
+        ("events", events), ("embeddings", list(embeddings.items())),
+    ]  # fmt: skip
     if clock == ours and not any(items for _, items in work):
         return
     for kind, items in work:

@@ -19,7 +19,7 @@ from graphmem.model import CandidateFact, Entity, Episode, Fact, FactInput, norm
 from graphmem.predicates import Predicate, PredicateRegistry
 from graphmem.store.protocol import Backend, Event, Family, WriteBatch
 from graphmem.time.bitemporal import CurrentRow, KeyState
-from graphmem.time.instant import POS_INF, format_instant, now
+from graphmem.time.instant import POS_INF, now
 from graphmem.time.interval import Interval
 
 
@@ -349,7 +349,3 @@ _ENDED_BY = {
     "correct": "corrected",
 }
 
-
-def describe_op(op: CandidateFact) -> str:
-    at = format_instant(op.valid_from)
-    return f"{op.op} {op.subject} {op.predicate} {op.object or ''} @ {at}".strip()

