@@ -81,6 +81,29 @@ def build(mem: Memory, path: Path, extractor: str | None) -> None:
     print(f"store: {mem.stats()}")
 
 
+def seed_embeddings(mem: Memory, path: str) -> int:
+    """Put the turn embeddings of another store built from the same data with the same
+    model into the embedder's in-memory text cache, so only new texts (facts) are
+    embedded. Returns how many were seeded."""
+    import numpy as np
+
+    from graphmem.store.embedded import EmbeddedBackend
+
+    source = EmbeddedBackend(path)
+    cache = mem.embedder._cache  # MiniLMEmbedder's LRU text cache (bench-only shortcut)
+    mem.embedder._cache_size = max(mem.embedder._cache_size, 200_000)
+    seeded = 0
+    for scope in source.scopes():
+        episodes = source.episodes(scope)
+        vectors = source.embeddings([e.id for e in episodes])
+        for e in episodes:
+            if e.id in vectors:
+                cache[e.text] = np.asarray(vectors[e.id], dtype=np.float32)
+                seeded += 1
+    source.close()
+    return seeded
+
+
 # -- session rankings --------------------------------------------------------------------
 
 
@@ -193,6 +216,12 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="list the misses")
     parser.add_argument("--hybrid-only", action="store_true")
     parser.add_argument(
+        "--seed-from",
+        default=None,
+        help="reuse turn embeddings from another store of the same data (e.g. an "
+        "episodes-only one) so that only fact texts are embedded",
+    )
+    parser.add_argument(
         "--no-load", action="store_true", help="evaluate only the questions already stored"
     )
     args = parser.parse_args()
@@ -217,6 +246,11 @@ def main() -> None:
         ]
         print(f"not loading: {len(questions)} questions already stored")
     else:
+        if args.seed_from:
+            t0 = time.perf_counter()
+            count = seed_embeddings(mem, args.seed_from)
+            print(f"seeded {count} turn embeddings from {args.seed_from} "
+                  f"in {time.perf_counter() - t0:.1f} s")  # fmt: skip
         build(mem, args.data, None if args.extractor == "none" else "rules")
 
     k = args.episodes

@@ -147,10 +147,15 @@ class SessionBuffer:
         ts = self._timestamp(timestamp)
         text = redact(content) if find_secrets(content) else content  # secrets are never stored
         episode = Episode(
-            scope=self.scope, session=self.session, turn=self._count,
+            scope=self.scope,
+            session=self.session,
+            turn=self._count,
             speaker=self.speaker if role == "user" else self.assistant_name,
-            role=role, text=text, timestamp=ts, source="session",
-        )  # fmt: skip
+            role=role,
+            text=text,
+            timestamp=ts,
+            source="session",
+        )
         operations = []
         if self.extractor is not None and text.strip():
             operations = resolve(self.extractor.extract(episode), self.memory)
@@ -224,11 +229,15 @@ class SessionBuffer:
 
         used = system_tokens + recall_tokens + message_tokens + sum(t.tokens for t in window)
         self.stats = PromptStats(
-            tokens=used, budget=self.budget_tokens, system_tokens=system_tokens,
-            recall_tokens=recall_tokens, window_turns=len(window),
+            tokens=used,
+            budget=self.budget_tokens,
+            system_tokens=system_tokens,
+            recall_tokens=recall_tokens,
+            window_turns=len(window),
             dropped_turns=len(history) - len(window),
-            over_budget=system_tokens + message_tokens > self.budget_tokens, recall=recall,
-        )  # fmt: skip
+            over_budget=system_tokens + message_tokens > self.budget_tokens,
+            recall=recall,
+        )
         return messages
 
     def prompt_tokens(self, messages: list[dict[str, str]]) -> int:

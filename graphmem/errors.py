@@ -34,6 +34,11 @@ class StoreError(GraphmemError):
     """The store cannot be opened or reached, or its file is damaged."""
 
 
+class TransientStoreError(StoreError):
+    """A write failed on a transient error (a lock timeout, a leader switch) and was rolled
+    back whole; retrying may succeed. ``Memory`` retries such writes a few times."""
+
+
 class LoadError(GraphmemError):
     """A log record is malformed; the message names the file, line and reason."""
 

@@ -38,8 +38,13 @@ if TYPE_CHECKING:
 __all__ = ["FORMATS", "export", "export_cypher", "export_graphml", "export_jsonl", "format_for"]
 
 FORMATS = ("jsonl", "graphml", "cypher")
-_EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".graphml": "graphml", ".cypher": "cypher",
-               ".cql": "cypher"}  # fmt: skip
+_EXTENSIONS = {
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".graphml": "graphml",
+    ".cypher": "cypher",
+    ".cql": "cypher",
+}
 
 Out = IO[str] | str | os.PathLike[str]
 
@@ -132,21 +137,35 @@ def to_networkx(memory: Memory, *, scope: str | None = None):
     at = now()
     for sc in _scopes(memory, scope):
         for entity in memory.entities(scope=sc):
-            graph.add_node(entity.id, kind="entity", scope=sc, name=entity.name,
-                           type=entity.type, aliases="|".join(entity.aliases))  # fmt: skip
+            graph.add_node(
+                entity.id,
+                kind="entity",
+                scope=sc,
+                name=entity.name,
+                type=entity.type,
+                aliases="|".join(entity.aliases),
+            )
         for row in _rows(memory, sc):
             target = row.object_id
             if target is None:  # a literal: a value node of its own
                 target = stable_id(sc, row.predicate, row.object, prefix="lit_")
                 if target not in graph:
-                    graph.add_node(target, kind="literal", scope=sc, name=row.object,
-                                   type=row.predicate)  # fmt: skip
+                    graph.add_node(
+                        target, kind="literal", scope=sc, name=row.object, type=row.predicate
+                    )
             if row.subject_id not in graph:
-                graph.add_node(row.subject_id, kind="entity", scope=sc, name=row.subject,
-                               type="Thing", aliases="")  # fmt: skip
+                graph.add_node(
+                    row.subject_id,
+                    kind="entity",
+                    scope=sc,
+                    name=row.subject,
+                    type="Thing",
+                    aliases="",
+                )
             if target not in graph:
-                graph.add_node(target, kind="entity", scope=sc, name=row.object, type="Thing",
-                               aliases="")  # fmt: skip
+                graph.add_node(
+                    target, kind="entity", scope=sc, name=row.object, type="Thing", aliases=""
+                )
             record = fact_record(row, at)
             attrs = {k: v for k, v in record.items() if k not in ("kind", "provenance")}
             attrs["episode_id"] = row.provenance.episode_id or ""
@@ -234,22 +253,32 @@ def cypher_statements(
         known: set[str] = set()
         for entity in memory.entities(scope=sc):
             known.add(entity.id)
-            props = _cypher_map({
-                "scope": _cypher_value(sc), "name": _cypher_value(entity.name),
-                "type": _cypher_value(entity.type), "aliases": _cypher_value(list(entity.aliases)),
-            })  # fmt: skip
+            props = _cypher_map(
+                {
+                    "scope": _cypher_value(sc),
+                    "name": _cypher_value(entity.name),
+                    "type": _cypher_value(entity.type),
+                    "aliases": _cypher_value(list(entity.aliases)),
+                }
+            )
             yield (
                 f"MERGE (n:Entity {{id: {_cypher_string(entity.id)}}}) "
                 f"SET n:{_label(entity.type)} SET n += {props};"
             )
         if episodes:
             for ep in memory.backend.episodes(sc):
-                props = _cypher_map({
-                    "scope": _cypher_value(sc), "session": _cypher_value(ep.session),
-                    "turn": _cypher_value(ep.turn), "speaker": _cypher_value(ep.speaker),
-                    "role": _cypher_value(ep.role), "text": _cypher_value(ep.text),
-                    "timestamp": _cypher_time(ep.timestamp), "source": _cypher_value(ep.source),
-                })  # fmt: skip
+                props = _cypher_map(
+                    {
+                        "scope": _cypher_value(sc),
+                        "session": _cypher_value(ep.session),
+                        "turn": _cypher_value(ep.turn),
+                        "speaker": _cypher_value(ep.speaker),
+                        "role": _cypher_value(ep.role),
+                        "text": _cypher_value(ep.text),
+                        "timestamp": _cypher_time(ep.timestamp),
+                        "source": _cypher_value(ep.source),
+                    }
+                )
                 yield f"MERGE (e:Episode {{id: {_cypher_string(ep.id)}}}) SET e += {props};"
         for row in _rows(memory, sc):
             yield from _fact_statements(row, sc, known, at, episodes)
@@ -261,44 +290,59 @@ def _fact_statements(
     subject = _cypher_string(row.subject_id)
     if row.subject_id not in known:
         known.add(row.subject_id)
-        yield (f"MERGE (n:Entity {{id: {subject}}}) ON CREATE SET n.scope = "
-               f"{_cypher_string(scope)}, n.name = {_cypher_string(row.subject)};")  # fmt: skip
+        yield (
+            f"MERGE (n:Entity {{id: {subject}}}) ON CREATE SET n.scope = "
+            f"{_cypher_string(scope)}, n.name = {_cypher_string(row.subject)};"
+        )
     if row.object_id is not None:
         target, target_label = row.object_id, "Entity"
         if row.object_id not in known:
             known.add(row.object_id)
-            yield (f"MERGE (n:Entity {{id: {_cypher_string(row.object_id)}}}) ON CREATE SET "
-                   f"n.scope = {_cypher_string(scope)}, n.name = {_cypher_string(row.object)};")  # fmt: skip
+            yield (
+                f"MERGE (n:Entity {{id: {_cypher_string(row.object_id)}}}) ON CREATE SET "
+                f"n.scope = {_cypher_string(scope)}, n.name = {_cypher_string(row.object)};"
+            )
     else:
         target, target_label = stable_id(scope, row.predicate, row.object, prefix="lit_"), "Value"
         if target not in known:
             known.add(target)
-            yield (f"MERGE (n:Value {{id: {_cypher_string(target)}}}) SET n.scope = "
-                   f"{_cypher_string(scope)}, n.value = {_cypher_string(row.object)}, "
-                   f"n.name = {_cypher_string(row.object)}, n.predicate = "
-                   f"{_cypher_string(row.predicate)};")  # fmt: skip
+            yield (
+                f"MERGE (n:Value {{id: {_cypher_string(target)}}}) SET n.scope = "
+                f"{_cypher_string(scope)}, n.value = {_cypher_string(row.object)}, "
+                f"n.name = {_cypher_string(row.object)}, n.predicate = "
+                f"{_cypher_string(row.predicate)};"
+            )
     times = {
         "valid_from": _cypher_time(row.valid_from),
         "valid_to": _cypher_time(row.valid_to),
         "recorded_at": _cypher_time(row.recorded_at),
         "expired_at": _cypher_time(row.expired_at),
     }
-    props = _cypher_map({
-        "fact_id": _cypher_value(row.fact_id), "scope": _cypher_value(scope),
-        "subject": _cypher_value(row.subject), "predicate": _cypher_value(row.predicate),
-        "object": _cypher_value(row.object), "text": _cypher_value(row.text),
-        **times,
-        "expired_by": _cypher_value(row.expired_by),
-        "status": _cypher_value(status_of(row, at)),
-        "confidence": _cypher_value(row.confidence),
-        "episode_id": _cypher_value(row.provenance.episode_id),
-        "extractor": _cypher_value(row.provenance.extractor),
-    })  # fmt: skip
-    rel_props = _cypher_map({
-        "row_id": _cypher_value(row.id), "fact_id": _cypher_value(row.fact_id), **times,
-        "status": _cypher_value(status_of(row, at)),
-        "caption": _cypher_value(row.predicate.replace("_", " ")),
-    })  # fmt: skip
+    props = _cypher_map(
+        {
+            "fact_id": _cypher_value(row.fact_id),
+            "scope": _cypher_value(scope),
+            "subject": _cypher_value(row.subject),
+            "predicate": _cypher_value(row.predicate),
+            "object": _cypher_value(row.object),
+            "text": _cypher_value(row.text),
+            **times,
+            "expired_by": _cypher_value(row.expired_by),
+            "status": _cypher_value(status_of(row, at)),
+            "confidence": _cypher_value(row.confidence),
+            "episode_id": _cypher_value(row.provenance.episode_id),
+            "extractor": _cypher_value(row.provenance.extractor),
+        }
+    )
+    rel_props = _cypher_map(
+        {
+            "row_id": _cypher_value(row.id),
+            "fact_id": _cypher_value(row.fact_id),
+            **times,
+            "status": _cypher_value(status_of(row, at)),
+            "caption": _cypher_value(row.predicate.replace("_", " ")),
+        }
+    )
     yield (
         f"MATCH (s:Entity {{id: {subject}}}), (o:{target_label} {{id: {_cypher_string(target)}}}) "
         f"MERGE (f:Fact {{id: {_cypher_string(row.id)}}}) SET f += {props} "

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable, Sequence
 from datetime import datetime, tzinfo
 from typing import Any, Literal
@@ -22,7 +23,7 @@ from typing import Any, Literal
 from graphmem.answer import Answer
 from graphmem.answer import ask as ask_question
 from graphmem.answer import context as build_context
-from graphmem.errors import InvalidFactError
+from graphmem.errors import InvalidFactError, TransientStoreError
 from graphmem.history import changes as change_view
 from graphmem.ingest import LoadReport
 from graphmem.ingest import load as load_log
@@ -50,6 +51,7 @@ from graphmem.store.writes import WriteGroup, WriteResult, as_operation, plan_wr
 from graphmem.time.instant import NEG_INF, POS_INF, TimeLike, now, to_instant
 
 When = TimeLike | None
+WRITE_ATTEMPTS = 3
 
 
 def _check_text(value: object, field: str, *, optional: bool = False) -> None:
@@ -220,9 +222,17 @@ class Memory:
         groups = self._resolve_groups(groups)
         if embeddings is None:
             embeddings = self._embed_groups(groups)
-        return plan_write(
-            self.backend, self.registry, groups, embeddings=embeddings, lenient=lenient
-        )
+        for attempt in range(WRITE_ATTEMPTS):
+            try:
+                return plan_write(
+                    self.backend, self.registry, groups, embeddings=embeddings, lenient=lenient
+                )
+            except TransientStoreError:
+                # Rolled back whole, so trying again cannot write anything twice.
+                if attempt == WRITE_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.05 * 2**attempt)
+        raise AssertionError("unreachable")
 
     def _embed_groups(self, groups: Sequence[WriteGroup]) -> dict[str, list[float]]:
         if self.embedder is None:

@@ -60,8 +60,18 @@ _LABEL = {
     "corrected": "corrected (recorded by mistake)",
     "retracted": "retracted (stopped holding)",
 }
-_PALETTE = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3",
-            "#8C8C8C", "#CCB974", "#64B5CD")  # fmt: skip
+_PALETTE = (
+    "#4C72B0",
+    "#DD8452",
+    "#55A868",
+    "#C44E52",
+    "#8172B3",
+    "#937860",
+    "#DA8BC3",
+    "#8C8C8C",
+    "#CCB974",
+    "#64B5CD",
+)
 
 
 def history_view(
@@ -114,10 +124,7 @@ def _pack(bars: list[_Bar]) -> int:
 
 def _span(rows: Sequence[tuple[Fact, str]], marks: Sequence[datetime]) -> tuple[datetime, datetime]:
     finite = [
-        t
-        for row, _ in rows
-        for t in (row.valid_from, row.valid_to)
-        if t not in (NEG_INF, POS_INF)
+        t for row, _ in rows for t in (row.valid_from, row.valid_to) if t not in (NEG_INF, POS_INF)
     ] + [m for m in marks if m not in (NEG_INF, POS_INF)]
     lo, hi = min(finite), max(finite)
     pad = max((hi - lo) * 0.06, timedelta(days=7))
@@ -176,20 +183,53 @@ def render_figure(
             colour = colours[(predicate, bar.row.object)]
             left = mdates.date2num(bar.start)
             width = max(mdates.date2num(bar.end) - left, 0.5)
-            ax.barh(y, width, left=left, height=0.62 if not expired else 0.45, color=colour,
-                    alpha=alpha, hatch=hatch, edgecolor=edge, linestyle=style,
-                    linewidth=1.2)  # fmt: skip
+            ax.barh(
+                y,
+                width,
+                left=left,
+                height=0.62 if not expired else 0.45,
+                color=colour,
+                alpha=alpha,
+                hatch=hatch,
+                edgecolor=edge,
+                linestyle=style,
+                linewidth=1.2,
+            )
             # an outline at full opacity keeps faded bars readable
-            ax.barh(y, width, left=left, height=0.62 if not expired else 0.45, fill=False,
-                    edgecolor=edge, linestyle=style, linewidth=1.0)  # fmt: skip
+            ax.barh(
+                y,
+                width,
+                left=left,
+                height=0.62 if not expired else 0.45,
+                fill=False,
+                edgecolor=edge,
+                linestyle=style,
+                linewidth=1.0,
+            )
             label = bar.row.object + (f"  [{bar.status}]" if expired else "")
             span = mdates.date2num(hi) - mdates.date2num(lo)
             if width / span >= 0.012 * (len(label) + 2):  # the label fits inside the bar
-                ax.text(left + span * 0.004, y, label, va="center", ha="left", fontsize=8.5,
-                        clip_on=True, color="#111111" if not expired else "#444444")  # fmt: skip
+                ax.text(
+                    left + span * 0.004,
+                    y,
+                    label,
+                    va="center",
+                    ha="left",
+                    fontsize=8.5,
+                    clip_on=True,
+                    color="#111111" if not expired else "#444444",
+                )
             else:  # a short stretch: label it just above the bar
-                ax.text(left, y - 0.34, label, va="bottom", ha="left", fontsize=7,
-                        clip_on=True, color="#333333")  # fmt: skip
+                ax.text(
+                    left,
+                    y - 0.34,
+                    label,
+                    va="bottom",
+                    ha="left",
+                    fontsize=7,
+                    clip_on=True,
+                    color="#333333",
+                )
             if bar.row.valid_to == POS_INF:
                 ax.plot(mdates.date2num(bar.end), y, marker=">", color=edge, markersize=5)
             if bar.row.valid_from == NEG_INF:
@@ -203,24 +243,45 @@ def render_figure(
     ax.grid(axis="x", color="#dddddd", linewidth=0.6)
     ax.set_axisbelow(True)
     ax.set_xlabel("valid time (when it was true in the world)")
-    markers = ((at, "now", "#333333"), (as_of, "as of", "#1f77b4"),
-               (known_at, "known at", "#9467bd"))  # fmt: skip
+    markers = (
+        (at, "now", "#333333"),
+        (as_of, "as of", "#1f77b4"),
+        (known_at, "known at", "#9467bd"),
+    )
     for i, (when, name, colour) in enumerate(markers):
         if when is None or not (lo <= when <= hi):
             continue
         x = mdates.date2num(when)
         ax.axvline(x, color=colour, linestyle="--", linewidth=1)
-        ax.annotate(f"{name} {format_instant(when)[:10]}", (x, 0), xycoords=("data", "axes fraction"),
-                    xytext=(3, 3 + 11 * i), textcoords="offset points", fontsize=8, color=colour,
-                    backgroundcolor=(1, 1, 1, 0.7))  # fmt: skip
+        ax.annotate(
+            f"{name} {format_instant(when)[:10]}",
+            (x, 0),
+            xycoords=("data", "axes fraction"),
+            xytext=(3, 3 + 11 * i),
+            textcoords="offset points",
+            fontsize=8,
+            color=colour,
+            backgroundcolor=(1, 1, 1, 0.7),
+        )
     handles = [
-        Patch(facecolor="#9aa5b1", alpha=_STYLE[s][0], hatch=_STYLE[s][1], edgecolor=_STYLE[s][2],
-              linestyle=_STYLE[s][3], label=_LABEL[s])  # fmt: skip
+        Patch(
+            facecolor="#9aa5b1",
+            alpha=_STYLE[s][0],
+            hatch=_STYLE[s][1],
+            edgecolor=_STYLE[s][2],
+            linestyle=_STYLE[s][3],
+            label=_LABEL[s],
+        )
         for s in ("current", "ended", "superseded", "corrected", "retracted")
         if s in statuses
     ]
-    fig.legend(handles=handles, loc="outside lower center", ncol=min(3, len(handles)),
-               fontsize=8, frameon=False)  # fmt: skip
+    fig.legend(
+        handles=handles,
+        loc="outside lower center",
+        ncol=min(3, len(handles)),
+        fontsize=8,
+        frameon=False,
+    )
     belief = f", as known at {format_instant(known_at)[:10]}" if known_at is not None else ""
     ax.set_title(title or f"{subject}: values over valid time{belief}", fontsize=11, loc="left")
     return fig
@@ -242,9 +303,15 @@ def render_html(
     svg = svg[svg.find("<svg") :]  # drop the XML prolog and doctype
     cells = []
     for row, status in rows:
-        values = (row.predicate, row.object, format_instant(row.valid_from),
-                  format_instant(row.valid_to), format_instant(row.recorded_at),
-                  format_instant(row.expired_at), status)  # fmt: skip
+        values = (
+            row.predicate,
+            row.object,
+            format_instant(row.valid_from),
+            format_instant(row.valid_to),
+            format_instant(row.recorded_at),
+            format_instant(row.expired_at),
+            status,
+        )
         tds = "".join(f"<td>{html.escape(v)}</td>" for v in values)
         cells.append(f'<tr class="{html.escape(status)}">{tds}</tr>')
     title = html.escape(f"graphmem timeline: {subject}")

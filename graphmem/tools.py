@@ -19,7 +19,8 @@ application, never chosen by the model.
 >>> import os, tempfile
 >>> from graphmem import Memory
 >>> mem = Memory.open(os.path.join(tempfile.mkdtemp(), "m.db"), embedder=None)
->>> call_tool(mem, "remember", {"subject": "user", "predicate": "lives_in", "object": "Paris"})["ok"]
+>>> fact = {"subject": "user", "predicate": "lives_in", "object": "Paris"}
+>>> call_tool(mem, "remember", fact)["ok"]
 True
 >>> call_tool(mem, "ask", {"question": "where do I live?"})["answer"].startswith("Paris")
 True
@@ -290,31 +291,48 @@ def _dispatch(memory: Memory, name: str, args: Any, *, scope: str, speaker: str)
         end = memory._time(args.valid_to, "valid_to", POS_INF)
         try:
             candidate = CandidateFact(
-                op="assert", subject=_subject(args.subject, speaker), predicate=args.predicate,
-                object=args.object, valid_from=start, valid_to=end, scope=scope,
+                op="assert",
+                subject=_subject(args.subject, speaker),
+                predicate=args.predicate,
+                object=args.object,
+                valid_from=start,
+                valid_to=end,
+                scope=scope,
                 provenance=Provenance(source="tool", extractor="tool"),
-            )  # fmt: skip
+            )
         except ValueError as exc:
             raise InvalidFactError(f"remember: {exc}") from None
         memory.registry.get(args.predicate)
         return _written(memory.apply(resolve([candidate], memory)))
     if name == "forget":
-        result = memory.retract(_subject(args.subject, speaker), args.predicate, args.object,
-                                at=args.at, scope=scope)  # fmt: skip
+        result = memory.retract(
+            _subject(args.subject, speaker), args.predicate, args.object, at=args.at, scope=scope
+        )
         return _written(result)
     if name == "correct":
         if args.wrong is None and args.right is None:
             raise InvalidFactError("correct: give the wrong value, the right value, or both")
-        result = memory.correct(_subject(args.subject, speaker), args.predicate,
-                                wrong=args.wrong, right=args.right, scope=scope)  # fmt: skip
+        result = memory.correct(
+            _subject(args.subject, speaker),
+            args.predicate,
+            wrong=args.wrong,
+            right=args.right,
+            scope=scope,
+        )
         return _written(result)
     if name == "erase":
-        deleted = memory.erase(_subject(args.subject, speaker), args.predicate, args.object,
-                               scope=scope)  # fmt: skip
+        deleted = memory.erase(
+            _subject(args.subject, speaker), args.predicate, args.object, scope=scope
+        )
         return {"ok": True, "rows_deleted": deleted}
     if name == "ask":
-        answer = memory.ask(args.question, speaker=speaker, reference=args.as_of,
-                            known_at=args.known_at, scope=scope)  # fmt: skip
+        answer = memory.ask(
+            args.question,
+            speaker=speaker,
+            reference=args.as_of,
+            known_at=args.known_at,
+            scope=scope,
+        )
         return {
             "ok": True,
             "answer": answer.answer,
@@ -326,27 +344,45 @@ def _dispatch(memory: Memory, name: str, args: Any, *, scope: str, speaker: str)
             ],
         }
     if name == "search":
-        result = memory.search(args.query, k=args.k, as_of=args.as_of, known_at=args.known_at,
-                               history=args.include_history, scope=scope)  # fmt: skip
+        result = memory.search(
+            args.query,
+            k=args.k,
+            as_of=args.as_of,
+            known_at=args.known_at,
+            history=args.include_history,
+            scope=scope,
+        )
         hits = []
         for hit in result.hits:
-            item: dict[str, Any] = {"kind": hit.kind, "score": round(hit.score, 4),
-                                    "text": hit.text}  # fmt: skip
+            item: dict[str, Any] = {
+                "kind": hit.kind,
+                "score": round(hit.score, 4),
+                "text": hit.text,
+            }
             if hit.fact is not None:
                 item.update(_fact(hit.fact, hit.status))
             elif hit.episode is not None:
-                item.update(speaker=hit.episode.speaker, said_at=_t(hit.episode.timestamp),
-                            session=hit.episode.session)  # fmt: skip
+                item.update(
+                    speaker=hit.episode.speaker,
+                    said_at=_t(hit.episode.timestamp),
+                    session=hit.episode.session,
+                )
             hits.append(item)
         return {"ok": True, "mode": result.mode, "hits": hits}
     if name == "timeline":
-        entries = memory.timeline(_subject(args.subject, speaker), args.predicate,
-                                  known_at=args.known_at, scope=scope)  # fmt: skip
+        entries = memory.timeline(
+            _subject(args.subject, speaker), args.predicate, known_at=args.known_at, scope=scope
+        )
         return {
             "ok": True,
             "entries": [
-                {"predicate": e.predicate, "object": e.object, "valid_from": _t(e.valid_from),
-                 "valid_to": _t(e.valid_to), "status": e.status}  # fmt: skip
+                {
+                    "predicate": e.predicate,
+                    "object": e.object,
+                    "valid_from": _t(e.valid_from),
+                    "valid_to": _t(e.valid_to),
+                    "status": e.status,
+                }
                 for e in entries
             ],
         }
@@ -371,15 +407,22 @@ def mcp_server(
     async def list_tools(ctx, params):  # noqa: ARG001
         return types.ListToolsResult(
             tools=[
-                types.Tool(name=s["name"], description=s["description"],
-                           input_schema=s["parameters"])  # fmt: skip
+                types.Tool(
+                    name=s["name"], description=s["description"], input_schema=s["parameters"]
+                )
                 for s in specs
             ]
         )
 
     async def call(ctx, params):  # noqa: ARG001
-        result = call_tool(memory, params.name, params.arguments or {}, scope=scope,
-                           speaker=speaker, allow_erase=allow_erase)  # fmt: skip
+        result = call_tool(
+            memory,
+            params.name,
+            params.arguments or {},
+            scope=scope,
+            speaker=speaker,
+            allow_erase=allow_erase,
+        )
         text = json.dumps(result, ensure_ascii=False)
         return types.CallToolResult(
             content=[types.TextContent(text=text)],
@@ -422,5 +465,3 @@ def serve_mcp(
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     anyio.run(run)
-
-

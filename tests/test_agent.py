@@ -34,8 +34,13 @@ def _size(messages) -> int:
     return sum(estimate_tokens(m["content"]) + MESSAGE_OVERHEAD for m in messages)
 
 
-FILLER = [(f"Here is a long story about my day number {i}: " + "we walked and talked. " * 8,
-           f"Thanks for telling me about day {i}!") for i in range(12)]  # fmt: skip
+FILLER = [
+    (
+        f"Here is a long story about my day number {i}: " + "we walked and talked. " * 8,
+        f"Thanks for telling me about day {i}!",
+    )
+    for i in range(12)
+]
 
 
 def test_system_prompt_is_pinned_and_budget_respected(memory):
@@ -72,13 +77,17 @@ def test_facts_are_learned_live_and_recalled(memory):
     buf = SessionBuffer(memory, "sam", "s1", "Sam", SYSTEM, budget_tokens=260, recall_tokens=120)
     _chat(buf, [("I live in Berlin and I work at Siemens.", "Noted!")])
     assert [f.object for f in memory.facts("Sam", "lives_in", scope="sam")] == ["Berlin"]
-    _chat(buf, [("I moved to Lisbon last week.", "Exciting!")] + FILLER[:6],
-          start=T0 + timedelta(days=30))  # fmt: skip
+    _chat(
+        buf,
+        [("I moved to Lisbon last week.", "Exciting!")] + FILLER[:6],
+        start=T0 + timedelta(days=30),
+    )
     assert [f.object for f in memory.facts("Sam", "lives_in", scope="sam")] == ["Lisbon"]
 
     # the move fell out of the window, but recall brings the fact back, labelled as data
-    messages = buf.build_prompt("Which city do I live in? Lisbon or Berlin?",
-                                timestamp=T0 + timedelta(days=31))  # fmt: skip
+    messages = buf.build_prompt(
+        "Which city do I live in? Lisbon or Berlin?", timestamp=T0 + timedelta(days=31)
+    )
     window = [m["content"] for m in messages]
     assert "I moved to Lisbon last week." not in window
     recall = messages[1]

@@ -39,8 +39,9 @@ class CLI:
 
     def __call__(self, *args: str, expect: int = 0, store: bool = True, **env: str):
         argv = [*_command(), *(["--store", str(self.store)] if store else []), *args]
-        proc = subprocess.run(argv, capture_output=True, text=True, cwd=self.tmp,
-                              env=_env(**env), timeout=180)  # fmt: skip
+        proc = subprocess.run(
+            argv, capture_output=True, text=True, cwd=self.tmp, env=_env(**env), timeout=180
+        )
         assert proc.returncode == expect, (
             f"{args}: exit {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
         )
@@ -72,12 +73,14 @@ def test_remember_supersede_facts_timeline_history_changes(cli):
 
     now = cli.json("--no-embed", "facts", "Alice")
     assert [(f["object"], f["valid_from"]) for f in now] == [("Berlin", "2024-03-01T00:00:00Z")]
-    assert cli.json("--no-embed", "facts", "Alice", "lives_in", "--as-of", "2020-06-01")[0][
-        "object"
-    ] == "Paris"
+    assert (
+        cli.json("--no-embed", "facts", "Alice", "lives_in", "--as-of", "2020-06-01")[0]["object"]
+        == "Paris"
+    )
     # what the store believed before the supersession: Paris, open-ended
-    before = cli.json("--no-embed", "facts", "Alice", "--as-of", "2025-01-01",
-                      "--known-at", recorded_paris)  # fmt: skip
+    before = cli.json(
+        "--no-embed", "facts", "Alice", "--as-of", "2025-01-01", "--known-at", recorded_paris
+    )
     assert [(f["object"], f["valid_to"]) for f in before] == [("Paris", "inf")]
     # natural-language dates work too
     assert cli.json("--no-embed", "facts", "Alice", "--as-of", "March 2020")[0]["object"] == "Paris"
@@ -113,9 +116,9 @@ def test_correct_retract_erase(cli):
     believed = cli.json("--no-embed", "history", "Bob")[0]["recorded_at"]
     cli("--no-embed", "correct", "Bob", "works_at", "--wrong", "Acme", "--right", "Initech")
     assert [f["object"] for f in cli.json("--no-embed", "facts", "Bob")] == ["Initech"]
-    assert [f["object"] for f in cli.json("--no-embed", "facts", "Bob", "--known-at", believed)] == [
-        "Acme"
-    ]
+    assert [
+        f["object"] for f in cli.json("--no-embed", "facts", "Bob", "--known-at", believed)
+    ] == ["Acme"]
     statuses = {r["object"]: r["status"] for r in cli.json("--no-embed", "history", "Bob")}
     assert statuses == {"Acme": "corrected", "Initech": "current"}
 
@@ -150,13 +153,17 @@ def test_export_jsonl_graphml_cypher(cli, tmp_path):
     assert {"Sam", "Berlin", "Lisbon", "Porto"} <= names
     for _, _, data in graph.edges(data=True):
         assert {"valid_from", "valid_to", "recorded_at", "expired_at", "predicate"} <= data.keys()
-    porto = [d for _, _, d in graph.edges(data=True) if d["object"] == "Porto"
-             and d["subject"] == "Sam"]  # fmt: skip
+    porto = [
+        d for _, _, d in graph.edges(data=True) if d["object"] == "Porto" and d["subject"] == "Sam"
+    ]
     assert porto and porto[0]["status"] == "corrected"
 
     cli("--no-embed", "--scope", "demo", "export", "-o", "graph.cypher")
-    statements = [s for s in (tmp_path / "graph.cypher").read_text().splitlines()
-                  if s and not s.startswith("//")]  # fmt: skip
+    statements = [
+        s
+        for s in (tmp_path / "graph.cypher").read_text().splitlines()
+        if s and not s.startswith("//")
+    ]
     assert all(s.endswith(";") for s in statements)
     fact_statements = [s for s in statements if "MERGE (f:Fact {id:" in s]
     assert len(fact_statements) == len(facts)
@@ -192,8 +199,17 @@ def test_load_ask_search_with_embeddings(cli):
     result = cli.json("--scope", "demo", "search", "cat keyboard", "-k", "3")
     assert result["hits"] and "cat" in result["hits"][0]["text"].lower()
     # time filters apply before ranking (keyword search only: no second model load)
-    past = cli.json("--no-embed", "--scope", "demo", "search", "where does Sam live", "--as-of",
-                    "2023-06-01", "--only", "facts")  # fmt: skip
+    past = cli.json(
+        "--no-embed",
+        "--scope",
+        "demo",
+        "search",
+        "where does Sam live",
+        "--as-of",
+        "2023-06-01",
+        "--only",
+        "facts",
+    )
     assert [h["fact"]["object"] for h in past["hits"] if h["fact"]["predicate"] == "lives_in"] == [
         "Berlin"
     ]
@@ -206,8 +222,9 @@ def test_env_store_and_scope(cli, tmp_path):
     stats = cli.json("--no-embed", "stats", store=False, **env)
     assert stats["scopes"] == ["alice"] and stats["rows"] == 1
     # options after the verb work as well as before it
-    facts = cli.json("facts", "--no-embed", "--scope", "alice", "--store", str(tmp_path / "env.db"),
-                     store=False)  # fmt: skip
+    facts = cli.json(
+        "facts", "--no-embed", "--scope", "alice", "--store", str(tmp_path / "env.db"), store=False
+    )
     assert [f["object"] for f in facts] == ["French"]
 
 
@@ -257,3 +274,82 @@ def test_load_reports_bad_records(cli, tmp_path):
     report = cli.json("--no-embed", "load", str(log), "--skip-bad")
     assert report[0]["episodes_added"] == 1 and len(report[0]["errors"]) == 1
     assert cli.json("--no-embed", "facts", "Zoe")[0]["object"] == "Oslo"
+
+
+def test_cypher_export_rebuilds_the_graph_in_neo4j(cli, tmp_path):
+    """Runs the exported Cypher in a real Neo4j, inside a transaction that is rolled
+    back (the test database is shared), and queries the rebuilt graph by time."""
+    uri = os.environ.get("GRAPHMEM_NEO4J_URI")
+    if not uri:
+        pytest.skip("no test Neo4j (scripts/neo4j/start.sh and GRAPHMEM_NEO4J_URI)")
+    neo4j = pytest.importorskip("neo4j")
+    scope = f"export-test-{os.getpid()}-{tmp_path.name}"
+    cli("--no-embed", "--scope", scope, "load", str(DEMO_LOG))
+    cli("--no-embed", "--scope", scope, "export", "-o", "graph.cypher")
+    statements = [
+        s
+        for s in (tmp_path / "graph.cypher").read_text().splitlines()
+        if s and not s.startswith(("//", "CREATE CONSTRAINT"))  # schema: not in a data tx
+    ]
+    facts = cli.json("--no-embed", "--scope", scope, "export", "-o", "x.jsonl")["count"]
+    with neo4j.GraphDatabase.driver(uri) as driver, driver.session() as session:
+        tx = session.begin_transaction()
+        try:
+            for statement in statements:
+                tx.run(statement).consume()
+            rows = tx.run(
+                "MATCH (f:Fact {scope: $scope}) RETURN count(f) AS n", scope=scope
+            ).single()
+            assert rows["n"] > 0
+            now = tx.run(
+                "MATCH (f:Fact {scope: $scope, predicate: 'lives_in'})-[:SUBJECT]->"
+                "(:Entity {name: 'Sam'}) "
+                "WHERE f.expired_at = datetime('9999-12-31T23:59:59.999999Z') "
+                "AND f.valid_from <= datetime() < f.valid_to "
+                "MATCH (f)-[:OBJECT]->(o) RETURN o.name AS city",
+                scope=scope,
+            ).values()
+            assert now == [["Lisbon"]]
+            believed = tx.run(
+                "MATCH (s:Entity {scope: $scope, name: 'Sam'})-[r:LIVES_IN]->(o) "
+                "WHERE r.recorded_at <= datetime('2024-02-20T23:00:00Z') < r.expired_at "
+                "AND r.valid_from <= datetime('2024-02-20T23:00:00Z') < r.valid_to "
+                "RETURN o.name",
+                scope=scope,
+            ).values()
+            assert believed == [["Porto"]]
+            episodes = tx.run(
+                "MATCH (:Fact {scope: $scope})-[:FROM_EPISODE]->(e:Episode) "
+                "RETURN count(DISTINCT e) AS n",
+                scope=scope,
+            ).single()["n"]
+            assert episodes > 5
+        finally:
+            tx.rollback()
+    assert facts > 0
+
+
+def test_push_into_neo4j(cli, tmp_path):
+    """``graphmem push`` copies the store into Neo4j; the Neo4j store then answers the
+    same questions through the same CLI. Its data lives in a scope of its own, removed
+    at the end (the test database is shared)."""
+    uri = os.environ.get("GRAPHMEM_NEO4J_URI")
+    if not uri:
+        pytest.skip("no test Neo4j (scripts/neo4j/start.sh and GRAPHMEM_NEO4J_URI)")
+    neo4j = pytest.importorskip("neo4j")
+    scope = f"push-test-{os.getpid()}-{tmp_path.name}"
+    cli("--no-embed", "--scope", scope, "load", str(DEMO_LOG))
+    try:
+        first = cli.json("--no-embed", "push", uri)
+        assert first["target"] == uri and first["report"]["rows"] > 10
+        again = cli.json("--no-embed", "push", uri)  # idempotent: nothing new to copy
+        assert again["report"]["rows"] == 0
+        answer = cli.json("--no-embed", "--scope", scope, "ask", "where do I live?",
+                          "--speaker", "Sam", "--known-at", "2024-02-20T23:00:00Z",
+                          store=False, GRAPHMEM_STORE=uri)  # fmt: skip
+        assert answer["answer"].startswith("Porto")
+    finally:
+        with neo4j.GraphDatabase.driver(uri) as driver, driver.session() as session:
+            session.run("MATCH (n {scope: $scope}) DETACH DELETE n", scope=scope).consume()
+    line = _one_clear_line(cli("--no-embed", "push", "http://example.org", expect=2))
+    assert "not a Neo4j URI" in line

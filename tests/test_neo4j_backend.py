@@ -20,13 +20,14 @@ from graphmem import Entity, Episode, Memory, StoreError
 from graphmem.model import text_owner
 from graphmem.retrieval.search_table import SearchFilter
 from graphmem.store.embedded import EmbeddedBackend
-from graphmem.store.protocol import RowQuery
+from graphmem.store.protocol import Backend, RowQuery
 from graphmem.store.push import COUNTS, push
 from graphmem.time.instant import NEG_INF, POS_INF, to_instant
 
 neo4j = pytest.importorskip("neo4j")
 from graphmem.store import neo4j as neo4j_store  # noqa: E402
-from graphmem.store.neo4j import Neo4jBackend, TransientStoreError  # noqa: E402
+from graphmem.errors import TransientStoreError  # noqa: E402
+from graphmem.store.neo4j import Neo4jBackend  # noqa: E402
 
 
 class HashEmbedder:
@@ -97,6 +98,7 @@ def write_history(mem: Memory, scope: str = "alice") -> None:
 def test_the_schema_is_applied_on_open_and_idempotently(uri):
     first = Neo4jBackend(uri)
     try:
+        assert isinstance(first, Backend)
         expected = {neo4j_store._schema_name(s) for s in neo4j_store.schema_statements()}
         assert None not in expected and len(expected) >= 20
         indexes = {r["name"]: r for r in first._read(

@@ -146,3 +146,20 @@ def test_weights_switch_sources_off(mem):
                               weights=Weights(vector=0.0, graph=0.0))  # fmt: skip
     assert keyword_only.facts[0].fact.object == "Acme"
     assert "keyword_rank" in keyword_only.facts[0].components
+
+
+def test_newer_statement_on_a_topic_ranks_first(tmp_path):
+    memory = Memory.open(tmp_path / "m.db")
+    said = [
+        ("jan", "2023-01-10T09:00:00Z", "We have three dozen eggs stocked up in the fridge."),
+        ("feb", "2023-02-02T09:00:00Z", "Any tips for repotting a fiddle leaf fig?"),
+        ("mar", "2023-03-15T09:00:00Z", "Update: we're down to two dozen eggs in the fridge now."),
+    ]
+    memory.add_episodes(
+        [Episode(scope="u", session=s, turn=0, speaker="user", role="user", text=text,
+                 timestamp=at) for s, at, text in said]  # fmt: skip
+    )
+    question = "How many dozen eggs do we have stocked up in the fridge?"
+    result = memory.search(question, scope="u", reference="2023-03-16")
+    assert [s for s, _ in result.sessions()][:2] == ["mar", "jan"]
+    memory.close()

@@ -23,8 +23,14 @@ def memory(tmp_path):
     mem.correct("Sam", "lives_in", wrong="Porto", right="Lisbon", recorded_at="2024-02-21")
     mem.remember("Sam", "owns_pet", "Tom", valid_from="2023-05-01", recorded_at="2024-02-22")
     mem.retract("Sam", "owns_pet", "Tom", at="2024-04-10", recorded_at="2024-04-10")
-    mem.remember("Sam", "works_at", "Siemens", valid_from="2021-01-01", valid_to="2024-03-01",
-                 recorded_at="2024-04-11")  # fmt: skip
+    mem.remember(
+        "Sam",
+        "works_at",
+        "Siemens",
+        valid_from="2021-01-01",
+        valid_to="2024-03-01",
+        recorded_at="2024-04-11",
+    )
     yield mem
     mem.close()
 
@@ -52,8 +58,11 @@ def test_statuses_are_distinguishable(memory, tmp_path):
     page = plot_timeline(memory, "Sam", tmp_path / "timeline.html").read_text()
     assert page.startswith("<!DOCTYPE html>") and "<svg" in page
     assert "http://" not in page.split("<svg", 1)[0]  # self-contained: nothing fetched
-    for label in ("superseded (a later change replaced this belief)",
-                  "corrected (recorded by mistake)", "retracted (stopped holding)"):  # fmt: skip
+    for label in (
+        "superseded (a later change replaced this belief)",
+        "corrected (recorded by mistake)",
+        "retracted (stopped holding)",
+    ):
         assert label in page  # the legend names each style
     assert '<tr class="corrected"><td>lives_in</td><td>Porto</td>' in page
 
@@ -66,8 +75,9 @@ def test_known_at_draws_the_past_belief(memory, tmp_path):
         ("Berlin", "superseded"),
         ("Porto", "current"),
     ]
-    path = plot_timeline(memory, "Sam", tmp_path / "past.svg", predicate="lives_in",
-                         known_at=belief)  # fmt: skip
+    path = plot_timeline(
+        memory, "Sam", tmp_path / "past.svg", predicate="lives_in", known_at=belief
+    )
     assert "<svg" in path.read_text()
 
 
@@ -85,8 +95,12 @@ def test_cli_timeline_output(memory, tmp_path):
     command = [str(script)] if script.exists() else [sys.executable, "-m", "graphmem.cli"]
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     out = tmp_path / "cli.png"
-    proc = subprocess.run([*command, "--store", str(store), "--no-embed", "timeline", "Sam",
-                           "--output", str(out)], capture_output=True, text=True, env=env,
-                          timeout=120)  # fmt: skip
+    proc = subprocess.run(
+        [*command, "--store", str(store), "--no-embed", "timeline", "Sam", "--output", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert _pixels(out)[..., :3].std() > 0.05

@@ -50,7 +50,8 @@ class Weights:
     window: float = 0.3
     window_after: float = 0.5  # share of ``window`` for episodes said after the window
     candidates: int = 50  # per source, before fusion
-    newer_first: float = 0.75  # cosine at which two episodes say "the same thing"; >1: off
+    newer_first: float = 0.5  # cosine at which two episodes are on one topic; >1: off
+    newer_first_margin: float = 0.1  # how far a newer one may trail and still go first
     newer_first_pool: int = 100  # how many of the best episode hits are compared
 
 
@@ -265,11 +266,11 @@ class Retriever:
 
     # -- newer first -------------------------------------------------------------------
     def _newer_first(self, hits: list[Hit], w: Weights) -> list[Hit]:
-        """Among the best episode hits, those that say nearly the same thing (their own
-        embeddings at cosine >= ``w.newer_first``, linked transitively) keep the scores
-        they occupied, handed out newest first: a later statement on a topic shadows an
-        earlier one, as a supersession shadows a fact. Only the order within each such
-        group changes; the difference is the ``newer_first`` component."""
+        """A later statement on a topic shadows an earlier one, as a supersession shadows a
+        fact: among the best episode hits, an episode whose own embedding is at cosine >=
+        ``w.newer_first`` to a *newer* episode's, and that outscores it by no more than
+        ``w.newer_first_margin``, is placed just below it. (Only near-ties move, so nothing
+        falls far; the change is the negative ``newer_first`` component.)"""
         pool = [i for i, h in enumerate(hits) if h.kind == "episode"][: w.newer_first_pool]
         if len(pool) < 2:
             return hits
@@ -280,30 +281,22 @@ class Retriever:
         vectors = np.asarray([stored[hits[i].id] for i in pool], dtype=np.float32)
         vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
         similar = vectors @ vectors.T >= w.newer_first
-        parent = list(range(len(pool)))
-
-        def root(a: int) -> int:
-            while parent[a] != a:
-                parent[a] = parent[parent[a]]
-                a = parent[a]
-            return a
-
-        for a, b in zip(*np.nonzero(np.triu(similar, 1)), strict=True):
-            parent[root(int(a))] = root(int(b))
-        groups: dict[int, list[int]] = {}
-        for slot in range(len(pool)):
-            groups.setdefault(root(slot), []).append(pool[slot])
+        said = [hits[i].episode.timestamp for i in pool]  # type: ignore[union-attr]
+        score = [hits[i].score for i in pool]
+        for a in range(len(pool)):  # best first: a demoted hit can still push down older ones
+            newer = [
+                score[b]
+                for b in np.flatnonzero(similar[a])
+                if said[b] > said[a] and score[a] - w.newer_first_margin <= score[b] <= score[a]
+            ]
+            if newer:
+                score[a] = min(newer) - 1e-6
         out = list(hits)
-        for members in groups.values():
-            if len(members) < 2:
-                continue
-            scores = sorted((hits[i].score for i in members), reverse=True)
-            newest = sorted(members, key=lambda i: (-hits[i].episode.timestamp.timestamp(), i))  # type: ignore[union-attr]
-            for i, score in zip(newest, scores, strict=True):
-                if score != hits[i].score:
-                    components = dict(hits[i].components)
-                    components["newer_first"] = round(score - hits[i].score, 6)
-                    out[i] = hits[i].model_copy(update={"score": score, "components": components})
+        for slot, i in enumerate(pool):
+            if score[slot] != hits[i].score:
+                components = dict(hits[i].components)
+                components["newer_first"] = round(score[slot] - hits[i].score, 6)
+                out[i] = hits[i].model_copy(update={"score": score[slot], "components": components})
         out.sort(key=lambda h: -h.score)
         return out
 

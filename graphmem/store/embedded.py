@@ -481,9 +481,9 @@ class EmbeddedBackend:
             node = q.subject_id or q.entity_id
             if node not in self.graph:
                 return ()
-            out = [k for _, _, k in self.graph.out_edges(node, keys=True)]
-            if q.entity_id is not None:
-                out += [k for _, _, k in self.graph.in_edges(node, keys=True)]
+            out = {k for _, _, k in self.graph.out_edges(node, keys=True)}
+            if q.entity_id is not None:  # as subject or object (a self-loop counts once)
+                out.update(k for _, _, k in self.graph.in_edges(node, keys=True))
             return out
         if q.object_id is not None:
             if q.object_id not in self.graph:

@@ -60,14 +60,22 @@ and commits. A transient failure (deadlock, leader switch, lost connection) duri
 (a ``StoreError``): nothing was written and the caller may simply run the write again.
 If the connection drops during the commit itself, the outcome is unknown and a plain
 ``StoreError`` says so. ``erase`` and other writes run as managed transactions
-(``session.execute_write``), which the driver retries on transient errors by itself.
+(``session.execute_write``), and reads as managed read transactions
+(``driver.execute_query``), which the driver retries on transient errors by itself.
+
+Schema
+------
+``schema/*.cypher`` (constraints, range, full-text and vector indexes) is applied on open:
+each statement whose index or constraint name does not exist yet is run (``IF NOT
+EXISTS``), so opening is idempotent and cheap once applied. An existing index of the same
+name is kept as it is (change a definition under a new name). Queries pin their
+indexes in hints (USING INDEX), so ``apply_schema=False`` needs a database that has it.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
@@ -79,7 +87,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import numpy as np
 
-from graphmem.errors import GraphmemError, StoreError
+from graphmem.errors import GraphmemError, StoreError, TransientStoreError
 from graphmem.model import Entity, Episode, Fact, Provenance, normalise_name, text_owner
 from graphmem.retrieval.keyword_index import STOPWORDS
 from graphmem.retrieval.search_table import SearchFilter
@@ -93,10 +101,6 @@ try:
 except ImportError:  # pragma: no cover - the driver is an optional dependency
     neo4j = None  # type: ignore[assignment]
     neo4j_errors = None  # type: ignore[assignment]
-
-
-class TransientStoreError(StoreError):
-    """A write failed on a transient Neo4j error and was rolled back; retrying may succeed."""
 
 
 EXACT_LIMIT = 20_000  # vector search scores every allowed entry exactly up to this many
@@ -658,13 +662,11 @@ def _lucene_query(text: str) -> str:
 
 
 def schema_dir() -> Path:
-    """Where ``schema/*.cypher`` live: ``$GRAPHMEM_SCHEMA_DIR``, the source checkout, or
-    ``<prefix>/share/graphmem/schema``."""
-    candidates = [
-        os.environ.get("GRAPHMEM_SCHEMA_DIR"),
-        Path(__file__).resolve().parents[2] / "schema",
-        Path(sys.prefix) / "share" / "graphmem" / "schema",
-    ]
+    """Where ``schema/*.cypher`` live: ``$GRAPHMEM_SCHEMA_DIR``, else the installed
+    ``graphmem.schema`` package (the repository's ``schema/`` folder)."""
+    import graphmem.schema
+
+    candidates = [os.environ.get("GRAPHMEM_SCHEMA_DIR"), Path(graphmem.schema.__file__).parent]
     for candidate in candidates:
         if candidate and any(Path(candidate).glob("*.cypher")):
             return Path(candidate)
@@ -1160,7 +1162,7 @@ class Neo4jBackend:
             found = self._read(cypher, vector=vector, k=k, **params)
             return [(r["id"], r["score"]) for r in found]
         # Many allowed: the approximate index, asked for more until k pass the filter.
-        total = self._read(f"MATCH (x:{label}) WHERE x.embedding IS NOT NULL RETURN count(x) AS n")
+        total = self._read(COUNT_VECTORS.format(label=label, where="true"))
         fetch = max(10 * k, 100)
         cypher = INDEX_VECTOR_SEARCH.format(where=where)
         while True:

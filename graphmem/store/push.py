@@ -55,20 +55,21 @@ def _push_scope(
         for r in rows
         if r.id in held and r.expired_at < POS_INF and held[r.id].expired_at >= POS_INF
     ]
+    all_entities, all_episodes = source.entities(scope), source.episodes(scope)
     held_entities = {e.id for e in target.entities(scope)}
-    entities = [e for e in source.entities(scope) if e.id not in held_entities]
-    episodes = source.episodes(scope)
-    held_episodes = target.existing_episode_ids([e.id for e in episodes])
-    episodes = [e for e in episodes if e.id not in held_episodes]
+    entities = [e for e in all_entities if e.id not in held_entities]
+    held_episodes = target.existing_episode_ids([e.id for e in all_episodes])
+    episodes = [e for e in all_episodes if e.id not in held_episodes]
     events = _missing_events(list(source.events(scope)), list(target.events(scope)))
 
+    # Embeddings belong to rows, logical facts, fact texts, entities or episodes.
     owners = list(
         dict.fromkeys(
             [r.id for r in rows]
             + [r.fact_id for r in rows]
             + [text_owner(r.scope, r.text) for r in rows]
-            + [e.id for e in source.entities(scope)]
-            + [e.id for e in source.episodes(scope)]
+            + [e.id for e in all_entities]
+            + [e.id for e in all_episodes]
         )
     )
     vectors = source.embeddings(owners)

@@ -1,0 +1,1 @@
+"""graphmem's Neo4j schema (``*.cypher``, applied in name order) and Browser style."""
