@@ -240,6 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
     p.add_argument("--all-scopes", action="store_true", help="every scope, not just --scope")
 
+    p = verb("import", cmd_import, "put a JSON-lines export back (ids and timestamps kept)")
+    p.add_argument("path", metavar="FILE", help="a file written by `graphmem export -f jsonl`")
+
     p = verb("push", cmd_push, "copy this store into Neo4j")
     p.add_argument("target", metavar="URI", help="e.g. bolt://localhost:7687")
     p.add_argument("--user", help="Neo4j user (env GRAPHMEM_NEO4J_USER)")
@@ -905,6 +908,20 @@ def cmd_export(ctx: Ctx, args: argparse.Namespace) -> int:
         ctx.emit({"output": args.output, "format": fmt, "count": count})
     else:
         ctx.out.print(f"wrote {args.output} ({fmt}, {count} {unit})")
+    return EXIT_OK
+
+
+def cmd_import(ctx: Ctx, args: argparse.Namespace) -> int:
+    from graphmem.restore import import_jsonl
+
+    counts = import_jsonl(ctx.memory(), args.path)
+    if ctx.json:
+        ctx.emit(counts)
+    else:
+        ctx.out.print(
+            f"imported {counts['rows']} row(s), {counts['entities']} entit(ies), "
+            f"{counts['episodes']} episode(s) from {args.path}"
+        )
     return EXIT_OK
 
 

@@ -88,7 +88,7 @@ class VectorIndex:
             return []
         if count <= EXACT_LIMIT or n < self._hnsw_min_size:
             return self._exact(query, k, np.flatnonzero(mask))
-        return self._approximate(query, k, mask)
+        return self._approximate(query, k, mask, count / n)
 
     def _exact(self, query: np.ndarray, k: int, positions: np.ndarray) -> list[tuple[int, float]]:
         scores = self._vectors[positions] @ query
@@ -97,9 +97,13 @@ class VectorIndex:
         best = best[np.argsort(-scores[best])]
         return [(int(positions[i]), float(scores[i])) for i in best]
 
-    def _approximate(self, query: np.ndarray, k: int, mask: np.ndarray) -> list[tuple[int, float]]:
+    def _approximate(
+        self, query: np.ndarray, k: int, mask: np.ndarray, share: float
+    ) -> list[tuple[int, float]]:
         index = self._ensure_hnsw()
-        index.set_ef(max(64, 4 * k))
+        # The filter hides (1 - share) of what the graph walk meets: widen the beam so
+        # about as many allowed entries are kept as an unfiltered search would keep.
+        index.set_ef(int(min(max(HNSW_EF_SEARCH, 2 * k) / max(share, 0.05), 2000)))
         labels, distances = index.knn_query(query, k=k, filter=lambda label: bool(mask[label]))
         return [
             (int(label), float(1.0 - dist))
