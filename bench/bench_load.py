@@ -55,12 +55,20 @@ def main() -> None:
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     outside = wall - report.embedding_seconds
     print(f"file: {args.data}")
-    print(f"turns loaded: {report.episodes_added:,} in {wall:.1f} s -> {report.episodes_added / wall:,.1f} turns/s")
-    print(f"facts written (rows): {report.facts_written:,}; operations proposed: {report.operations:,}; "
-          f"conflicts skipped: {report.conflicts_skipped}; secrets redacted: {report.secrets_redacted}")
-    print(f"time in the embedding model: {report.embedding_seconds:.1f} s; outside it: {outside:.1f} s "
-          f"= {100 * outside / wall:.1f}% of wall time (target < 10%)")
-    print(f"peak RSS: {peak_mb:,.0f} MiB; store file: {stats['bytes'] / 2**20:,.1f} MiB; errors: {len(report.errors)}")
+    print(
+        f"turns loaded: {report.episodes_added:,} in {wall:.1f} s -> {report.episodes_added / wall:,.1f} turns/s"
+    )
+    print(
+        f"facts written (rows): {report.facts_written:,}; operations proposed: {report.operations:,}; "
+        f"conflicts skipped: {report.conflicts_skipped}; secrets redacted: {report.secrets_redacted}"
+    )
+    print(
+        f"time in the embedding model: {report.embedding_seconds:.1f} s; outside it: {outside:.1f} s "
+        f"= {100 * outside / wall:.1f}% of wall time (target < 10%)"
+    )
+    print(
+        f"peak RSS: {peak_mb:,.0f} MiB; store file: {stats['bytes'] / 2**20:,.1f} MiB; errors: {len(report.errors)}"
+    )
 
 
 if __name__ == "__main__":

@@ -65,7 +65,9 @@ def queries(mem: Memory, n: int, count: int) -> tuple[list[float], list[float]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--uri", default=os.environ.get("GRAPHMEM_NEO4J_URI", "bolt://127.0.0.1:7687"))
+    parser.add_argument(
+        "--uri", default=os.environ.get("GRAPHMEM_NEO4J_URI", "bolt://127.0.0.1:7687")
+    )
     parser.add_argument("--facts", type=int, default=100_000)
     parser.add_argument("--batch", type=int, default=2_000)
     parser.add_argument("--queries", type=int, default=500)
@@ -83,7 +85,9 @@ def main() -> None:
             mem.close()
 
     ms = lambda s: s * 1000  # noqa: E731
-    print(f"{args.facts:,} facts (supersessions over {args.facts // 4:,} people), batches of {args.batch}")
+    print(
+        f"{args.facts:,} facts (supersessions over {args.facts // 4:,} people), batches of {args.batch}"
+    )
     print(f"{'metric':34} {'embedded':>12} {'neo4j':>12} {'neo4j/emb':>10}")
     e, n = results["embedded"], results["neo4j"]
     print(f"{'write facts/s':34} {e[0]:12,.0f} {n[0]:12,.0f} {e[0] / n[0]:9.1f}x slower")

@@ -122,12 +122,16 @@ def main() -> None:
     rng = random.Random(11)
     moves = max(m for _, _, m in facts) + 1
     people = max(1, args.facts // 4)
-    queries = [(f"person-{rng.randrange(people)}", rng.randrange(moves)) for _ in range(args.queries)]
+    queries = [
+        (f"person-{rng.randrange(people)}", rng.randrange(moves)) for _ in range(args.queries)
+    ]
 
     d_write, d_lat = bench_dict(facts, queries)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "bench.db")
-        g_write, g_as_of, g_known, stats, reopen_s = bench_graphmem(path, facts, queries, args.batch)
+        g_write, g_as_of, g_known, stats, reopen_s = bench_graphmem(
+            path, facts, queries, args.batch
+        )
         single_path = os.path.join(tmp, "single.db")
         s_write, *_ = bench_graphmem(single_path, facts[: args.single], queries[:10], 1)
 
@@ -135,10 +139,16 @@ def main() -> None:
     g_rate = len(facts) / g_write
     s_rate = args.single / s_write
     ms = lambda s: s * 1000  # noqa: E731
-    print(f"facts written: {len(facts):,} ({stats['rows']:,} bitemporal rows, {stats['entities']:,} entities)")
+    print(
+        f"facts written: {len(facts):,} ({stats['rows']:,} bitemporal rows, {stats['entities']:,} entities)"
+    )
     print(f"{'metric':44} {'graphmem':>12} {'plain dict':>12} {'ratio':>8}")
-    print(f"{'write facts/s (batches of %d)' % args.batch:44} {g_rate:12,.0f} {d_rate:12,.0f} {d_rate / g_rate:8.1f}x")
-    print(f"{'write facts/s (one call each, fsync)':44} {s_rate:12,.0f} {d_rate:12,.0f} {d_rate / s_rate:8.1f}x")
+    print(
+        f"{f'write facts/s (batches of {args.batch})':44} {g_rate:12,.0f} {d_rate:12,.0f} {d_rate / g_rate:8.1f}x"
+    )
+    print(
+        f"{'write facts/s (one call each, fsync)':44} {s_rate:12,.0f} {d_rate:12,.0f} {d_rate / s_rate:8.1f}x"
+    )
     for name, lat in (("as_of query", g_as_of), ("as_of + known_at query", g_known)):
         for q in (50, 95):
             g, d = ms(percentile(lat, q)), ms(percentile(d_lat, q))

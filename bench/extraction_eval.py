@@ -18,7 +18,10 @@ and per phenomenon; the "traps ok" column counts items whose expected list is em
 (questions, hypotheticals, negations...) that produced no fact at all.
 
 Splits: ``dev`` items were written alongside the rules (their scores are optimistic);
-``heldout`` items were written after the rules were frozen and never used to tune them.
+``heldout`` items were written after the rules were frozen. Scored once blind, the
+held-out batch gave P 0.918 / R 0.761 / F1 0.832 (67 tp, 6 fp, 21 fn; 50/50 traps
+clean); its misses then motivated general fixes, so its later scores are optimistic
+too. Write a fresh batch to measure again.
 """
 
 from __future__ import annotations
@@ -78,9 +81,15 @@ def score(expected: list[dict], got: list[CandidateFact]):
 
 
 def episode(row: dict, text: str, turn: int) -> Episode:
-    return Episode(scope=f"eval-{row['id']}", session=row["id"], turn=turn,
-                   speaker=row["speaker"], role=row.get("role", "user"), text=text,
-                   timestamp=row["timestamp"])
+    return Episode(
+        scope=f"eval-{row['id']}",
+        session=row["id"],
+        turn=turn,
+        speaker=row["speaker"],
+        role=row.get("role", "user"),
+        text=text,
+        timestamp=row["timestamp"],
+    )
 
 
 class Tally:
@@ -99,9 +108,16 @@ class Tally:
 
     def as_dict(self) -> dict:
         p, r, f = self.prf()
-        return {"tp": self.tp, "fp": self.fp, "fn": self.fn, "precision": round(p, 4),
-                "recall": round(r, 4), "f1": round(f, 4), "traps": self.traps,
-                "traps_ok": self.traps_ok}
+        return {
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "precision": round(p, 4),
+            "recall": round(r, 4),
+            "f1": round(f, 4),
+            "traps": self.traps,
+            "traps_ok": self.traps_ok,
+        }
 
 
 def evaluate(rows: list[dict]):
@@ -133,16 +149,22 @@ def evaluate(rows: list[dict]):
         for j, fact in enumerate(got):
             by_predicate[fact.predicate].add(0, int(j not in used), 0)
         if fp or fn:
-            errors.append((row, [e for i, e in enumerate(expected) if i not in hit],
-                           [g for j, g in enumerate(got) if j not in used]))
+            errors.append(
+                (
+                    row,
+                    [e for i, e in enumerate(expected) if i not in hit],
+                    [g for j, g in enumerate(got) if j not in used],
+                )
+            )
     return overall, by_split, by_predicate, by_phenomenon, errors
 
 
 def _line(name: str, tally: Tally, traps: bool = False) -> str:
     p, r, f = tally.prf()
     trap = f"  {tally.traps_ok:>3}/{tally.traps:<3}" if traps and tally.traps else ""
-    return (f"  {name:<16} {tally.tp:>4} {tally.fp:>4} {tally.fn:>4}   "
-            f"{p:6.3f} {r:6.3f} {f:6.3f}{trap}")
+    return (
+        f"  {name:<16} {tally.tp:>4} {tally.fp:>4} {tally.fn:>4}   {p:6.3f} {r:6.3f} {f:6.3f}{trap}"
+    )
 
 
 def _fact(fact: CandidateFact) -> str:
@@ -161,12 +183,18 @@ def main(argv: list[str] | None = None) -> int:
     rows = [json.loads(line) for line in args.data.read_text().splitlines() if line.strip()]
     overall, by_split, by_predicate, by_phenomenon, errors = evaluate(rows)
     if args.json:
-        print(json.dumps({
-            "items": len(rows), "overall": overall.as_dict(),
-            "splits": {k: v.as_dict() for k, v in sorted(by_split.items())},
-            "predicates": {k: v.as_dict() for k, v in sorted(by_predicate.items())},
-            "phenomena": {k: v.as_dict() for k, v in sorted(by_phenomenon.items())},
-        }, indent=2))
+        print(
+            json.dumps(
+                {
+                    "items": len(rows),
+                    "overall": overall.as_dict(),
+                    "splits": {k: v.as_dict() for k, v in sorted(by_split.items())},
+                    "predicates": {k: v.as_dict() for k, v in sorted(by_predicate.items())},
+                    "phenomena": {k: v.as_dict() for k, v in sorted(by_phenomenon.items())},
+                },
+                indent=2,
+            )
+        )
         return 0
     header = f"  {'':<16} {'tp':>4} {'fp':>4} {'fn':>4}   {'prec':>6} {'rec':>6} {'f1':>6}"
     print(f"{len(rows)} items ({overall.traps} traps) from {args.data}")

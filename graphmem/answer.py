@@ -201,8 +201,10 @@ def _values(rows: list[Fact]) -> list[AnswerValue]:
         last = out[-1] if out else None
         if last is not None and last.value == row.object and row.valid_from <= last.valid_to:
             out[-1] = last.model_copy(
-                update={"valid_to": max(last.valid_to, row.valid_to),
-                        "fact_ids": last.fact_ids + (row.fact_id,)}  # fmt: skip
+                update={
+                    "valid_to": max(last.valid_to, row.valid_to),
+                    "fact_ids": last.fact_ids + (row.fact_id,),
+                }  # fmt: skip
             )
         else:
             out.append(AnswerValue(value=row.object, valid_from=row.valid_from,

@@ -29,8 +29,8 @@ from graphmem.time.instant import NEG_INF, POS_INF, format_instant
 
 if TYPE_CHECKING:
     from graphmem.extraction.rules import Extractor
-    from graphmem.memory import Memory
     from graphmem.loaders.base import Record
+    from graphmem.memory import Memory
 
 Progress = Callable[[int], None]  # called with the number of records just handled
 

@@ -25,10 +25,10 @@ from graphmem.answer import ask as ask_question
 from graphmem.answer import context as build_context
 from graphmem.errors import InvalidFactError, TransientStoreError
 from graphmem.history import changes as change_view
-from graphmem.ingest import LoadReport
-from graphmem.ingest import load as load_log
 from graphmem.history import status_of
 from graphmem.history import timeline as timeline_view
+from graphmem.ingest import LoadReport
+from graphmem.ingest import load as load_log
 from graphmem.model import (
     DEFAULT_SCOPE,
     CandidateFact,
@@ -43,10 +43,10 @@ from graphmem.model import (
     text_owner,
 )
 from graphmem.predicates import PredicateRegistry
-from graphmem.store import open_backend
-from graphmem.store.protocol import Backend, Event, RowQuery
 from graphmem.retrieval.embedder import Embedder, default_embedder
 from graphmem.retrieval.hybrid import Retriever, SearchResult, Weights
+from graphmem.store import open_backend
+from graphmem.store.protocol import Backend, Event, RowQuery
 from graphmem.store.writes import WriteGroup, WriteResult, as_operation, plan_write
 from graphmem.time.instant import NEG_INF, POS_INF, TimeLike, now, to_instant
 

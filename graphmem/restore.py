@@ -64,7 +64,9 @@ def _read(source: IO[str], name: str) -> dict[str, dict[str, list]]:
             else:
                 raise ValueError(f"unknown record kind {kind!r}")
         except (ValueError, ValidationError, AttributeError, KeyError) as exc:
-            raise LoadError(f"not a graphmem export record: {exc}", path=name, line=number) from None
+            raise LoadError(
+                f"not a graphmem export record: {exc}", path=name, line=number
+            ) from None
         by_scope[item.scope][kind].append(item)
     return by_scope
 

@@ -7,6 +7,7 @@ parameter is skipped locally, but in CI (``CI=true``) a missing Neo4j fails loud
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterator
 
@@ -58,10 +59,8 @@ def memory_factory(request, tmp_path) -> Iterator[MemoryFactory]:
 
     yield factory
     for mem in opened:
-        try:
+        with contextlib.suppress(Exception):  # already closed by the test
             mem.close()
-        except Exception:  # noqa: BLE001 - already closed by the test
-            pass
 
 
 @pytest.fixture

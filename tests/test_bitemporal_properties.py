@@ -22,6 +22,7 @@ import os
 from datetime import timedelta
 
 import pytest
+from conftest import require_neo4j
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -35,8 +36,6 @@ from hypothesis.stateful import (
 from graphmem import ConflictError, Entity, Memory, TransactionTimeError
 from graphmem.store.protocol import RowQuery
 from graphmem.time.instant import NEG_INF, POS_INF, to_instant
-
-from conftest import require_neo4j
 
 BASE = to_instant("2030-01-01")
 GRID = list(range(-1, 11))  # point -1 is "long before", 10 "long after"; 0..9 are change points

@@ -10,11 +10,10 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import require_neo4j
 
 from graphmem import Memory
 from graphmem.browse import entity_history, graph_now
-
-from conftest import require_neo4j
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 

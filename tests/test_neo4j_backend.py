@@ -25,8 +25,8 @@ from graphmem.store.push import COUNTS, push
 from graphmem.time.instant import NEG_INF, POS_INF, to_instant
 
 neo4j = pytest.importorskip("neo4j")
-from graphmem.store import neo4j as neo4j_store  # noqa: E402
 from graphmem.errors import TransientStoreError  # noqa: E402
+from graphmem.store import neo4j as neo4j_store  # noqa: E402
 from graphmem.store.neo4j import Neo4jBackend  # noqa: E402
 
 

@@ -13,11 +13,10 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from conftest import require_neo4j
 
 from graphmem import Memory, StoreError
 from graphmem.time.instant import format_instant, to_instant
-
-from conftest import require_neo4j
 
 ROOT = Path(__file__).resolve().parents[1]
 BOLT, HTTP = 17688, 17475

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import os
 import random
 import signal
 import subprocess
@@ -187,7 +186,9 @@ def test_erase_removes_rows_events_vectors_and_index_entries(tmp_path):
     from graphmem import Episode
 
     mem = Memory.open(tmp_path / "erase.db")
-    mem.add_episodes([Episode(scope="e", speaker="Bob", text="hello there", timestamp="2024-01-01")])
+    mem.add_episodes(
+        [Episode(scope="e", speaker="Bob", text="hello there", timestamp="2024-01-01")]
+    )
     mem.remember("Alice", "lives_in", "Berlin", scope="e")
     mem.remember("Alice", "owns_pet", "Tom", scope="e")
     mem.remember("Bob", "lives_in", "Oslo", scope="e")

@@ -9,14 +9,13 @@ import random
 from datetime import timedelta
 
 import pytest
+from conftest import require_neo4j
 
 from graphmem import Memory
 from graphmem.export import export_jsonl
 from graphmem.restore import import_jsonl
 from graphmem.store.protocol import RowQuery
 from graphmem.time.instant import POS_INF, to_instant
-
-from conftest import require_neo4j
 
 SCOPES = ["alice", "bob"]
 PEOPLE = ["Ann", "Ben", "Cy"]
@@ -36,9 +35,13 @@ def build(mem: Memory) -> list:
         when = BASE + timedelta(days=60 * rng.randrange(20))
         kind = rng.choice(["supersede", "supersede", "pet", "retract", "correct"])
         if kind == "supersede":
-            mem.supersede(who, "lives_in", rng.choice(CITIES), since=when, scope=scope, recorded_at=tx)
+            mem.supersede(
+                who, "lives_in", rng.choice(CITIES), since=when, scope=scope, recorded_at=tx
+            )
         elif kind == "pet":
-            mem.remember(who, "owns_pet", f"pet{step}", valid_from=when, scope=scope, recorded_at=tx)
+            mem.remember(
+                who, "owns_pet", f"pet{step}", valid_from=when, scope=scope, recorded_at=tx
+            )
         elif kind == "retract":
             mem.retract(who, "lives_in", at=when, scope=scope, recorded_at=tx)
         else:

@@ -10,12 +10,11 @@ from __future__ import annotations
 import os
 
 import pytest
+from conftest import require_neo4j
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem import Episode, Memory
-
-from conftest import require_neo4j
 
 TAGS = [f"q{i}x" for i in range(12)]
 CITIES = ["Berlin", "Oslo", "Lisbon"]

@@ -36,7 +36,11 @@ def test_secrets_in_a_log_never_reach_the_store(tmp_path):
     dump = io.StringIO()
     export_jsonl(mem, dump)
     mem.close()
-    raw = db.read_bytes() + (tmp_path / "m.db-wal").read_bytes() if (tmp_path / "m.db-wal").exists() else db.read_bytes()
+    raw = (
+        db.read_bytes() + (tmp_path / "m.db-wal").read_bytes()
+        if (tmp_path / "m.db-wal").exists()
+        else db.read_bytes()
+    )
     for secret in (API_KEY, PASSWORD, CARD):
         assert secret not in texts
         assert secret not in dump.getvalue()

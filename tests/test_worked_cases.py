@@ -6,8 +6,8 @@ import pytest
 
 from graphmem import (
     ConflictError,
-    Entity,
     EmptyIntervalError,
+    Entity,
     InvalidFactError,
     InvalidTimeError,
     TransactionTimeError,

@@ -79,28 +79,90 @@ LANGUAGES = frozenset(
     )
 )
 COUNTRY_DEMONYMS: dict[str, str] = {
-    "Germany": "German", "France": "French", "Spain": "Spanish", "Italy": "Italian",
-    "Portugal": "Portuguese", "Netherlands": "Dutch", "Holland": "Dutch", "Belgium": "Belgian",
-    "Sweden": "Swedish", "Norway": "Norwegian", "Denmark": "Danish", "Finland": "Finnish",
-    "Poland": "Polish", "Czechia": "Czech", "Czech Republic": "Czech", "Austria": "Austrian",
-    "Switzerland": "Swiss", "Ireland": "Irish", "Scotland": "Scottish", "Wales": "Welsh",
-    "England": "English", "UK": "British", "United Kingdom": "British", "Britain": "British",
-    "Great Britain": "British", "USA": "American", "US": "American", "United States": "American",
-    "America": "American", "Canada": "Canadian", "Mexico": "Mexican", "Brazil": "Brazilian",
-    "Argentina": "Argentinian", "Chile": "Chilean", "Colombia": "Colombian", "Peru": "Peruvian",
-    "Venezuela": "Venezuelan", "Cuba": "Cuban", "Japan": "Japanese", "China": "Chinese",
-    "Korea": "Korean", "South Korea": "Korean", "India": "Indian", "Pakistan": "Pakistani",
-    "Bangladesh": "Bangladeshi", "Vietnam": "Vietnamese", "Thailand": "Thai",
-    "Philippines": "Filipino", "Indonesia": "Indonesian", "Malaysia": "Malaysian",
-    "Australia": "Australian", "New Zealand": "New Zealander", "Russia": "Russian",
-    "Ukraine": "Ukrainian", "Greece": "Greek", "Turkey": "Turkish", "Israel": "Israeli",
-    "Iran": "Iranian", "Iraq": "Iraqi", "Egypt": "Egyptian", "Morocco": "Moroccan",
-    "Nigeria": "Nigerian", "Kenya": "Kenyan", "Ethiopia": "Ethiopian", "Ghana": "Ghanaian",
-    "South Africa": "South African", "Romania": "Romanian", "Hungary": "Hungarian",
-    "Bulgaria": "Bulgarian", "Croatia": "Croatian", "Serbia": "Serbian", "Slovakia": "Slovak",
-    "Slovenia": "Slovenian", "Iceland": "Icelandic", "Estonia": "Estonian", "Latvia": "Latvian",
-    "Lithuania": "Lithuanian", "Lebanon": "Lebanese", "Syria": "Syrian", "Singapore": "Singaporean",
-    "Taiwan": "Taiwanese", "Nepal": "Nepali", "Sri Lanka": "Sri Lankan", "Jamaica": "Jamaican",
+    "Germany": "German",
+    "France": "French",
+    "Spain": "Spanish",
+    "Italy": "Italian",
+    "Portugal": "Portuguese",
+    "Netherlands": "Dutch",
+    "Holland": "Dutch",
+    "Belgium": "Belgian",
+    "Sweden": "Swedish",
+    "Norway": "Norwegian",
+    "Denmark": "Danish",
+    "Finland": "Finnish",
+    "Poland": "Polish",
+    "Czechia": "Czech",
+    "Czech Republic": "Czech",
+    "Austria": "Austrian",
+    "Switzerland": "Swiss",
+    "Ireland": "Irish",
+    "Scotland": "Scottish",
+    "Wales": "Welsh",
+    "England": "English",
+    "UK": "British",
+    "United Kingdom": "British",
+    "Britain": "British",
+    "Great Britain": "British",
+    "USA": "American",
+    "US": "American",
+    "United States": "American",
+    "America": "American",
+    "Canada": "Canadian",
+    "Mexico": "Mexican",
+    "Brazil": "Brazilian",
+    "Argentina": "Argentinian",
+    "Chile": "Chilean",
+    "Colombia": "Colombian",
+    "Peru": "Peruvian",
+    "Venezuela": "Venezuelan",
+    "Cuba": "Cuban",
+    "Japan": "Japanese",
+    "China": "Chinese",
+    "Korea": "Korean",
+    "South Korea": "Korean",
+    "India": "Indian",
+    "Pakistan": "Pakistani",
+    "Bangladesh": "Bangladeshi",
+    "Vietnam": "Vietnamese",
+    "Thailand": "Thai",
+    "Philippines": "Filipino",
+    "Indonesia": "Indonesian",
+    "Malaysia": "Malaysian",
+    "Australia": "Australian",
+    "New Zealand": "New Zealander",
+    "Russia": "Russian",
+    "Ukraine": "Ukrainian",
+    "Greece": "Greek",
+    "Turkey": "Turkish",
+    "Israel": "Israeli",
+    "Iran": "Iranian",
+    "Iraq": "Iraqi",
+    "Egypt": "Egyptian",
+    "Morocco": "Moroccan",
+    "Nigeria": "Nigerian",
+    "Kenya": "Kenyan",
+    "Ethiopia": "Ethiopian",
+    "Ghana": "Ghanaian",
+    "South Africa": "South African",
+    "Romania": "Romanian",
+    "Hungary": "Hungarian",
+    "Bulgaria": "Bulgarian",
+    "Croatia": "Croatian",
+    "Serbia": "Serbian",
+    "Slovakia": "Slovak",
+    "Slovenia": "Slovenian",
+    "Iceland": "Icelandic",
+    "Estonia": "Estonian",
+    "Latvia": "Latvian",
+    "Lithuania": "Lithuanian",
+    "Lebanon": "Lebanese",
+    "Syria": "Syrian",
+    "Singapore": "Singaporean",
+    "Taiwan": "Taiwanese",
+    "Nepal": "Nepali",
+    "Sri Lanka": "Sri Lankan",
+    "Jamaica": "Jamaican",
 }
 DEMONYMS = frozenset(COUNTRY_DEMONYMS.values()) | {"Brit", "Québécois", "Quebecois"}
 CITIES = frozenset(
@@ -123,12 +185,30 @@ CITIES = frozenset(
         "Minneapolis Pittsburgh Baltimore Toulon Grenoble Malaga Granada Faro Coimbra Tbilisi "
         "Yerevan Baku Almaty Tashkent Valletta Braga Pune Austin"
     )
-    + ["Hong Kong", "Cape Town", "Mexico City", "Buenos Aires", "Sao Paulo", "New York",
-       "Los Angeles", "San Francisco", "San Diego", "Tel Aviv", "Abu Dhabi", "Kuala Lumpur",
-       "Ho Chi Minh City", "New York City", "Rio de Janeiro"]
+    + [
+        "Hong Kong",
+        "Cape Town",
+        "Mexico City",
+        "Buenos Aires",
+        "Sao Paulo",
+        "New York",
+        "Los Angeles",
+        "San Francisco",
+        "San Diego",
+        "Tel Aviv",
+        "Abu Dhabi",
+        "Kuala Lumpur",
+        "Ho Chi Minh City",
+        "New York City",
+        "Rio de Janeiro",
+    ]
 )
-PLACES = CITIES | frozenset(COUNTRY_DEMONYMS) | frozenset(
-    words("Bavaria California Texas Florida Ontario Quebec Tuscany Catalonia Sicily Provence")
+PLACES = (
+    CITIES
+    | frozenset(COUNTRY_DEMONYMS)
+    | frozenset(
+        words("Bavaria California Texas Florida Ontario Quebec Tuscany Catalonia Sicily Provence")
+    )
 )
 JOB_NOUNS = frozenset(
     words(
@@ -157,8 +237,17 @@ HOBBY_GAMES = frozenset(
         "archery crossfit ballet salsa padel pickleball frisbee handball lacrosse softball darts "
         "billiards bowling sudoku crosswords jiu-jitsu bjj capoeira parkour polo curling"
     )
-    + ["video games", "board games", "table tennis", "ping pong", "ice hockey", "d&d",
-       "dungeons and dragons", "tai chi", "martial arts"]
+    + [
+        "video games",
+        "board games",
+        "table tennis",
+        "ping pong",
+        "ice hockey",
+        "d&d",
+        "dungeons and dragons",
+        "tai chi",
+        "martial arts",
+    ]
 )
 POSSESSIONS = frozenset(
     words(
@@ -179,9 +268,20 @@ WORK_NOUNS = frozenset(
 MONTHS = {
     name: index
     for index, names in enumerate(
-        [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
-         ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
-         ("october", "oct"), ("november", "nov"), ("december", "dec")],
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ],
         start=1,
     )
     for name in names
@@ -232,6 +332,8 @@ PERSON = rf"(?:{NAME_TOKEN}(?:\s+{NAME_TOKEN}){{0,2}})"
 PERSON_LIST = rf"(?:{PERSON}(?:(?:\s*,\s*|\s+and\s+|\s*,\s*and\s+){PERSON})*)"
 _REL_WORDS = "|".join(sorted((re.escape(w) for w in RELATIONS), key=len, reverse=True))
 _PET_WORDS = "|".join(sorted((re.escape(w) for w in PET_SPECIES), key=len, reverse=True))
+
+
 def alternation_words(words) -> str:
     """Regex alternatives for ``words``, longest first, spaces matching any whitespace."""
     escaped = {re.escape(w).replace(r"\ ", r"\s+").replace("'", "['’]") for w in words}
@@ -251,27 +353,114 @@ SUBJ = (
     rf"|(?<![\w'’]){PERSON}(?![\w'’])|\b(?i:he|she)\b)"
 )
 AUX_PHRASES = (
-    "am", "is", "are", "was", "were", "have", "has", "had", "will", "shall", "just", "now",
-    "currently", "also", "still", "recently", "finally", "actually", "really", "already",
-    "officially", "been", "be", "going to", "gonna", "used to", "then", "even", "both", "too",
-    "basically", "literally", "honestly", "mostly", "only", "originally", "always", "never",
-    "no longer", "not", "do", "does", "did", "don't", "doesn't", "didn't", "do not", "does not",
-    "did not", "haven't", "hasn't", "hadn't", "won't", "isn't", "aren't", "wasn't", "weren't",
-    "definitely", "happily", "temporarily", "permanently", "soon", "eventually", "ever",
-    "probably", "newly", "absolutely", "totally", "truly", "seriously", "kind of", "sort of",
-    "all", "officially", "unfortunately", "sadly", "luckily", "proudly",
+    "am",
+    "is",
+    "are",
+    "was",
+    "were",
+    "have",
+    "has",
+    "had",
+    "will",
+    "shall",
+    "just",
+    "now",
+    "currently",
+    "also",
+    "still",
+    "recently",
+    "finally",
+    "actually",
+    "really",
+    "already",
+    "officially",
+    "been",
+    "be",
+    "going to",
+    "gonna",
+    "used to",
+    "then",
+    "even",
+    "both",
+    "too",
+    "basically",
+    "literally",
+    "honestly",
+    "mostly",
+    "only",
+    "originally",
+    "always",
+    "never",
+    "no longer",
+    "not",
+    "do",
+    "does",
+    "did",
+    "don't",
+    "doesn't",
+    "didn't",
+    "do not",
+    "does not",
+    "did not",
+    "haven't",
+    "hasn't",
+    "hadn't",
+    "won't",
+    "isn't",
+    "aren't",
+    "wasn't",
+    "weren't",
+    "definitely",
+    "happily",
+    "temporarily",
+    "permanently",
+    "soon",
+    "eventually",
+    "ever",
+    "probably",
+    "newly",
+    "absolutely",
+    "totally",
+    "truly",
+    "seriously",
+    "kind of",
+    "sort of",
+    "all",
+    "officially",
+    "unfortunately",
+    "sadly",
+    "luckily",
+    "proudly",
 )
-AUX = (
-    r"(?:\s*(?:['’](?:m|s|ve|ll|re|d))\b|\s+(?i:" + alternation_words(AUX_PHRASES) + r")\b)*"
-)
+AUX = r"(?:\s*(?:['’](?:m|s|ve|ll|re|d))\b|\s+(?i:" + alternation_words(AUX_PHRASES) + r")\b)*"
 
 
 _PROJ = r"(?P<proj>(?:(?!\b(?:is|was|has|had|got)\b)[^,;])+?)"
 _NOT_MOD = (
     r"(?!(?:of|the|a|an|and|at|for|in|with|to|my|your|his|her|our|their|not|big|huge|fan|bit|"
-    r"little|lot|kind|sort|very|really|total|complete)\b)"
+    r"little|lot|kind|sort|very|really|total|complete|great|good|bad|amazing|terrible|wonderful|"
+    r"excellent|awesome|fantastic|decent|natural|born|better|best|worse|worst|fine|real|true|"
+    r"terrific|brilliant|horrible|lousy|proud|such|quite|pretty|so|an?)\b|\w+ing\s)"
 )
 _PARTNER = r"(?i:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?)"
+
+
+# Job nouns in lower case or capitalised ("Engineer"), plus upper-case titles ("CTO").
+_JOB_RE = (
+    "(?:"
+    + "|".join(
+        sorted(
+            (
+                re.escape(w).replace(r"\ ", r"\s+").replace(w[0], f"[{w[0]}{w[0].upper()}]", 1)
+                for w in JOB_NOUNS
+                if w[0].isalpha()
+            ),
+            key=len,
+            reverse=True,
+        )
+    )
+    + "|CEO|CTO|CFO|COO|CMO|CIO|VP|SVP|PM)"
+)
 
 
 def pattern(template: str) -> re.Pattern[str]:
@@ -279,7 +468,7 @@ def pattern(template: str) -> re.Pattern[str]:
     fragments = {
         "<SUBJ>": SUBJ, "<AUX>": rf"(?P<aux>{AUX})", "<PERSONS>": PERSON_LIST,
         "<PERSON>": PERSON, "<REL>": REL, "<PET>": PET, "<I>": FIRST, "<POSS>": POSS,
-        "<JOB>": alternation(JOB_NOUNS), "<LANG>": alternation(LANGUAGES),
+        "<JOB>": _JOB_RE, "<LANG>": alternation(LANGUAGES),
         "<DIET>": alternation(DIETS), "<DEMONYM>": alternation(DEMONYMS),
         "<MONTH>": alternation(MONTHS), "<NUM>": alternation(NUMBER_WORDS),
         "<HOBBY>": alternation(HOBBY_GAMES), "<PARTNER>": _PARTNER, "<PROJ>": _PROJ,
@@ -342,12 +531,15 @@ _ELIDED_OPENER = (
     r"left|quit|started|turned|play|plays|am|is|was|report|reports|drive|drives|bought|got|"
     r"adopted|sold|speaks|joined|became)\b"
 )
+# Whitespace runs are anchored ((?<!\s) and possessive \s*+): a long masked quotation is
+# a long run of spaces, and an unanchored \s* would make the search quadratic.
 _CLAUSE_BREAK = re.compile(
-    rf"\s*(?:[,;:]|\s[-–—]+)\s*(?:(?:and|but|so|or|then)\s+)?(?!(?i:my|our)\s+{REL}\s*,)"
-    rf"(?={_OPENER}|{_QUESTION_OPENER})"
-    rf"|\s+(?:and|but|so|because|cause|although|though|while|whereas|plus|yet|then)\s+(?={_OPENER})"
-    rf"|(?P<elided>\s*,?\s+(?:and|but)\s+)(?={_ELIDED_OPENER})"
-    r"|\s*[–—]\s*"
+    rf"(?<!\s)\s*+(?:[,;:]|(?<=\s)[-–—]+)\s*+(?:(?:and|but|so|or|then)\s++)?"
+    rf"(?!(?i:my|our)\s+{REL}\s*,)(?={_OPENER}|{_QUESTION_OPENER})"
+    rf"|(?<!\s)\s++(?:and|but|so|because|cause|although|though|while|whereas|plus|yet|then)"
+    rf"\s++(?={_OPENER})"
+    rf"|(?P<elided>(?<!\s)(?:\s*+,)?\s++(?:and|but)\s++)(?={_ELIDED_OPENER})"
+    r"|(?<!\s)\s*+[–—]\s*+"
 )
 
 
@@ -356,8 +548,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     spans, start = [], 0
     for match in _SENTENCE_END.finditer(text):
         if match.group().startswith("."):
-            word = re.search(r"([\w.]+)$", text[start : match.start()])
-            if word and word.group(1).lower() in _ABBREVIATIONS:
+            before = text[max(start, match.start() - 12) : match.start()].split()
+            if before and before[-1].lower() in _ABBREVIATIONS:
                 continue
         end = match.end() if not match.group().startswith("\n") else match.start()
         if text[start:end].strip():
@@ -441,13 +633,16 @@ def discourse_prefix(text: str) -> int:
 _ARTICLE = re.compile(r"^(?i:the|a|an)\s+")
 _ENTITY_TOKEN = re.compile(r"(?:[A-Z0-9][\w&'’.\-]*|[a-z]+[A-Z][\w'’\-]*)")
 _CONNECTORS = frozenset(
-    words("of de del della da do dos das du la le les von van der den y and & the upon on am im "
-          "sur for")
+    words(
+        "of de del della da do dos das du la le les von van der den y and & the upon on am im "
+        "sur for"
+    )
 )
 _PHRASE_STOP = re.compile(
     r"[;:!?()\[\]]|\.(?:\s|$)|,\s*(?=(?i:which|who|because|but|so|though|especially|since|"
     r"when|as|and\s+(?:i|my|it)|not|thanks|thank\s+you|please|lol|haha|btw|right|ok|okay)\b)"
-    r"|\s+(?i:because|since|when|whenever|while|although|though|but|so\s+that|which|who|whom|"
+    r"|(?<!\s)\s++(?i:because|since|when|whenever|while|although|though|but|so\s+that|which|"
+    r"who|whom|"
     r"whose|unless|if|especially|except|than|whereas|cause|cos|as\s+well|as\s+long|anymore|"
     r"any\s+more|any\s+longer|these\s+days|nowadays|lately|at\s+the\s+moment|right\s+now|now|"
     r"too|a\s+lot|so\s+much|very\s+much|more\s+than|most\s+of\s+all|for\s+(?:years|ages|a\s+while|"
@@ -455,7 +650,7 @@ _PHRASE_STOP = re.compile(
     r"i\s+think|i\s+guess|lol|haha|after|before|due\s+to|because\s+of|ever\s+since)\b"
 )
 _ENTITY_STOP = re.compile(
-    r"\s+(?i:in|at|on|near|for|from|with|since|until|till|as|by|after|before|during|"
+    r"(?<!\s)\s++(?i:in|at|on|near|for|from|with|since|until|till|as|by|after|before|during|"
     r"last|next|this|yesterday|today|tomorrow|ago|recently|now|and|but|or|because|when|"
     r"with|to|too|again|already|permanently|for\s+good)\b|[,;:!?()]"
 )
@@ -523,8 +718,12 @@ def take_entity(text: str, pos: int, limit: int, *, lowercase_ok: bool = True):
     stop = _ENTITY_STOP.search(text, start, limit)
     chunk = text[start : stop.start() if stop else limit].strip(" .")
     parts = chunk.split()
-    if (not parts or len(parts) > 3 or not all(w.isalpha() for w in parts)
-            or parts[0].lower() in PRONOUN_OBJECTS | NAME_STOPWORDS | FUNCTION_WORDS):
+    if (
+        not parts
+        or len(parts) > 3
+        or not all(w.isalpha() for w in parts)
+        or parts[0].lower() in PRONOUN_OBJECTS | NAME_STOPWORDS | FUNCTION_WORDS
+    ):
         return None
     return start, start + len(chunk), title_if_lower(chunk)
 
@@ -532,6 +731,7 @@ def take_entity(text: str, pos: int, limit: int, *, lowercase_ok: bool = True):
 _TRAILING_ADVERBIAL = re.compile(
     r"(?i)(?:\s+(?:very\s+much|so\s+much|a\s+lot|a\s+bunch|too|as\s+well|more\s+and\s+more|"
     r"really|though|anymore|again|daily|weekly|on\s+(?:the\s+)?weekends?|at\s+(?:night|weekends?)|"
+    r"regularly|more\s+often|often|lately|recently|consistently|"
     r"every\s+(?:single\s+)?\w+|most\s+(?:days|weekends|evenings|mornings|nights)|"
     r"in\s+my\s+(?:free|spare|down)\s+time|whenever\s+i\s+can))+$"
 )
@@ -544,6 +744,7 @@ def take_phrase(text: str, pos: int, limit: int, *, max_words: int = 8):
     raw = text[pos:end]
     value = clean(raw)
     value = _TRAILING_ADVERBIAL.sub("", value)
+    value = re.sub(r"(?i)\s+(?:for|to|in|on|at|with|by|from|of|about|near)$", "", value)
     if not value or len(value.split()) > max_words:
         return None
     first = value.split()[0].lower().strip(",.;:!?")
@@ -554,10 +755,22 @@ def take_phrase(text: str, pos: int, limit: int, *, max_words: int = 8):
 
 
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|&|as\s+well\s+as|plus)\s+")
-COMPOUNDS = ("mac and cheese", "fish and chips", "rock and roll", "salt and pepper",
-                       "peanut butter and jelly", "rhythm and blues", "drum and bass",
-                       "dungeons and dragons", "sweet and sour", "bread and butter",
-                       "pros and cons", "arts and crafts", "r&b", "d&d")
+COMPOUNDS = (
+    "mac and cheese",
+    "fish and chips",
+    "rock and roll",
+    "salt and pepper",
+    "peanut butter and jelly",
+    "rhythm and blues",
+    "drum and bass",
+    "dungeons and dragons",
+    "sweet and sour",
+    "bread and butter",
+    "pros and cons",
+    "arts and crafts",
+    "r&b",
+    "d&d",
+)
 
 
 def split_list(value: str) -> list[str]:
@@ -600,14 +813,16 @@ def number_value(text: str) -> int | None:
 
 
 def project_name(text: str) -> str | None:
-    """"the Apollo project" / "Project Apollo" / "my thesis" -> "Apollo" / "thesis"."""
+    """ "the Apollo project" / "Project Apollo" / "my thesis" -> "Apollo" / "thesis"."""
     text = " ".join(text.strip(" ,.!?").split())
-    for pat in (r"(?:the\s+)?(?i:project)\s+(?P<n>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)*)",
-                r"(?:(?i:the|my|our)\s+)?(?P<n>[\w\-]+(?:\s+[\w\-]+){0,3}?)\s+(?i:project)",
-                r"(?:(?i:the)\s+)?(?P<n>[A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*)*)",
-                r"(?:(?i:the|our|my)\s+)?(?P<n>[A-Z][\w\-]*(?:\s+[a-z][\w\-]*){1,2})",
-                rf"(?i:my|our|the)\s+(?P<n>{alternation(WORK_NOUNS)})",
-                r"(?i:the)\s+(?P<n>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})"):
+    for pat in (
+        r"(?:the\s+)?(?i:project)\s+(?P<n>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)*)",
+        r"(?:(?i:the|my|our)\s+)?(?P<n>[\w\-]+(?:\s+[\w\-]+){0,3}?)\s+(?i:project)",
+        r"(?:(?i:the)\s+)?(?P<n>[A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*)*)",
+        r"(?:(?i:the|our|my)\s+)?(?P<n>[A-Z][\w\-]*(?:\s+[a-z][\w\-]*){1,2})",
+        rf"(?i:my|our|the)\s+(?P<n>{alternation(WORK_NOUNS)})",
+        r"(?i:the)\s+(?P<n>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})",
+    ):
         m = re.fullmatch(pat, text)
         first = m.group("n").split()[0].lower() if m else ""
         if m and first not in PRONOUN_OBJECTS | NAME_STOPWORDS:
@@ -620,9 +835,11 @@ def parse_day_month(text: str) -> str | None:
     month = alternation(MONTHS)
     year_re = r"(?:,?\s+(?P<y>\d{4}))?"
     text = re.sub(r"(?i)^(?:it['’]?s\s+|on\s+)?(?:the\s+)?", "", text)
-    for pat in (rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m>{month})\.?{year_re}",
-                rf"(?P<m>{month})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?{year_re}",
-                r"(?P<y>\d{4})-(?P<mn>\d{2})-(?P<d>\d{2})"):
+    for pat in (
+        rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m>{month})\.?{year_re}",
+        rf"(?P<m>{month})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?{year_re}",
+        r"(?P<y>\d{4})-(?P<mn>\d{2})-(?P<d>\d{2})",
+    ):
         m = re.match(pat, text, re.I)
         if m:
             mon = int(m.group("mn")) if "mn" in m.groupdict() else MONTHS[m.group("m").lower()]
@@ -660,6 +877,8 @@ REPORTED = re.compile(
     r"heard|hears|mention|mentions|mentioned|reckon|reckons|reckoned|insist|insists|insisted|"
     r"imagine|imagines|suppose|supposes|supposed|doubt|doubts|swear|swears|swore|wrote|writes|"
     r"texted|asked|asks|feel|feels|felt|seems\s+to\s+think|is\s+convinced|was\s+convinced|"
+    r"saying|telling|claiming|insisting|mentioning|suggesting|suggested|suggests|complaining|"
+    r"complained|joking|joked|"
     r"dreamt|dreamed)\b"
     r"|\b(?i:according\s+to|apparently|supposedly|allegedly|rumou?r(?:ed|s)?|reportedly|"
     r"in\s+(?:his|her|their)\s+(?:opinion|view|mind)|as\s+if)\b"
@@ -698,7 +917,7 @@ SURE_CORRECTION = re.compile(
 )
 WEAK_CORRECTION = re.compile(r"^(?i:actually|in\s+fact|rather)\b[,:]?\s*")
 TRAILING_NOT = re.compile(
-    r"(?P<comma>,)?\s*(?:(?i:and|but)\s+)?(?i:not)\s+(?P<wrong>[^,;]+?)\s*[.!]?$"
+    r"(?P<comma>,)?(?<!\s)\s*+(?:(?i:and|but)\s+)?(?i:not)\s+(?P<wrong>[^,;]+?)\s*[.!]?$"
 )
 OBJECT_ONLY = re.compile(
     r"^(?:(?i:it['’]?s|it\s+is|it\s+was|that['’]?s|that\s+should\s+be|should\s+be|make\s+that|"
@@ -716,7 +935,7 @@ CORRECTION_ONLY = re.compile(
 )
 RELATIVE = re.compile(
     r",\s*(?i:which|who|where|because|since|although|though|as|even\s+though)\b"
-    r"|\s+(?i:because|although|though|which|even\s+though|so\s+that)\b"
+    r"|(?<!\s)\s++(?i:because|although|though|which|even\s+though|so\s+that)\b"
 )
 
 
@@ -751,9 +970,7 @@ RULE_TEMPLATES: dict[str, str] = {
         r"?\s+(?i:birthday|bday|b-day|date\s+of\s+birth)\s+(?i:is|'s|’s|falls\s+on)"
         r"\s+(?i:on\s+)?(?i:the\s+)?"
     ),
-    "born_on": (
-        r"<SUBJ><AUX>\s+(?i:born)\s+(?i:on\s+)?(?i:the\s+)?(?=\d|(?i:<MONTH>)\b)"
-    ),
+    "born_on": (r"<SUBJ><AUX>\s+(?i:born)\s+(?i:on\s+)?(?i:the\s+)?(?=\d|(?i:<MONTH>)\b)"),
     "name_is": (
         r"(?i:my)\s+(?i:full\s+|first\s+|real\s+|legal\s+|actual\s+|new\s+)?(?i:name)"
         r"\s+(?i:is|'s|’s)\s+(?P<obj><PERSON>|[a-z]+\b)"
@@ -766,9 +983,7 @@ RULE_TEMPLATES: dict[str, str] = {
         r"(?i:everyone|people|my\s+friends|friends|most\s+people|everybody)\s+(?i:calls?)"
         r"\s+(?i:me)\s+(?P<obj><PERSON>)|<I>\s+(?i:go)\s+(?i:by)\s+(?P<obj2><PERSON>)"
     ),
-    "im_name": (
-        r"^(?i:I['’]m|I\s+am|this\s+is|my\s+name['’]s)\s+(?P<obj><PERSON>)\s*[.!,]?\s*$"
-    ),
+    "im_name": (r"^(?i:I['’]m|I\s+am|this\s+is|my\s+name['’]s)\s+(?P<obj><PERSON>)\s*[.!,]?\s*$"),
     "pet_gone": (
         r"(?:(?i:my|our)\s+(?i:old\s+|beloved\s+|sweet\s+|little\s+)?(?P<sp1><PET>)"
         r"\s+(?P<n1><PERSON>)|(?P<n2><PERSON>)(?:\s*,?\s+(?i:the|my|our)\s+(?P<sp2><PET>),?)?|"
@@ -882,10 +1097,10 @@ RULE_TEMPLATES: dict[str, str] = {
         r"employer\s+is|company\s+is|workplace\s+is)\s+(?i:now\s+)?"
     ),
     "job_title": (
-        r"<SUBJ><AUX>\s+(?P<v>(?i:(?:got\s+|been\s+|was\s+|were\s+|just\s+got\s+)"
+        r"<SUBJ><AUX>\s+(?:(?P<v>(?i:(?:got\s+|been\s+|was\s+|were\s+|just\s+got\s+)"
         r"?promoted\s+to|became|become|becoming|started\s+as|started\s+working\s+as|"
-        r"working\s+as|work\s+as|works\s+as|worked\s+as|employed\s+as|hired\s+as)\s+)"
-        r"?(?:(?i:an?|the)\s+)?(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}?(?i:<JOB>)(?i:s)?)\b"
+        r"working\s+as|work\s+as|works\s+as|worked\s+as|employed\s+as|hired\s+as))\s+"
+        r"(?:(?i:an?|the)\s+)?|(?i:an?|the)\s+)(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}?<JOB>s?)\b"
     ),
     "title_is": (
         r"(?i:my)\s+(?P<new>(?i:new)\s+)?(?i:job\s+title|title|role|position|job)\s+(?i:is)"
@@ -900,9 +1115,7 @@ RULE_TEMPLATES: dict[str, str] = {
         r"<SUBJ><AUX>\s+(?P<v>(?i:work|works|working|worked|employed|interning|interned))"
         r"\s+(?:(?i:full[-\s]time|part[-\s]time|remotely|fully\s+remote)\s+)?(?i:at|for|by)\s+"
     ),
-    "studies": (
-        r"<SUBJ><AUX>\s+(?P<v>(?i:study|studies|studying|studied|enrolled))\s+(?i:at)\s+"
-    ),
+    "studies": (r"<SUBJ><AUX>\s+(?P<v>(?i:study|studies|studying|studied|enrolled))\s+(?i:at)\s+"),
     "works_on": (
         r"<SUBJ><AUX>\s+(?P<v>(?i:working|work|works|worked|started\s+working|began\s+working|"
         r"leading|lead|leads|led|managing|manage|manages|managed|been\s+assigned|assigned|"
@@ -965,9 +1178,7 @@ RULE_TEMPLATES: dict[str, str] = {
         r"<SUBJ><AUX>\s+(?P<v>(?i:own|owns|bought|purchased|got|have|has))\s+(?i:myself\s+|"
         r"herself\s+|himself\s+)?(?=(?i:a|an|the|two|my\s+first|one)\s|[A-Z])"
     ),
-    "drives": (
-        r"<SUBJ><AUX>\s+(?P<v>(?i:drive|drives|driving|drove))\s+(?=(?i:a|an)\s|[A-Z])"
-    ),
+    "drives": (r"<SUBJ><AUX>\s+(?P<v>(?i:drive|drives|driving|drove))\s+(?=(?i:a|an)\s|[A-Z])"),
     "hobby_list": (
         r"(?i:my)\s+(?:(?i:main|favou?rite|new|latest|big)\s+)?(?i:hobby|hobbies|pastime|"
         r"pastimes|passion)\s+(?i:is|are|include|includes|has\s+become|became|"
@@ -983,9 +1194,7 @@ RULE_TEMPLATES: dict[str, str] = {
         r"<SUBJ><AUX>\s+(?P<v>(?i:took\s+up|taken\s+up|take\s+up|taking\s+up|picked\s+up|"
         r"started|began|got\s+into|gotten\s+into|getting\s+into|got\s+really\s+into))\s+"
     ),
-    "hobby_stop": (
-        r"<SUBJ><AUX>\s+(?P<v>(?i:gave\s+up|given\s+up|quit|stopped))\s+"
-    ),
+    "hobby_stop": (r"<SUBJ><AUX>\s+(?P<v>(?i:gave\s+up|given\s+up|quit|stopped))\s+"),
     "likes": (
         r"<SUBJ><AUX>\s+(?:(?i:really|absolutely|totally|just|truly|genuinely|especially|"
         r"kinda|kind\s+of|sort\s+of|still|also|both|definitely|do|always|secretly|actually)"
@@ -994,9 +1203,7 @@ RULE_TEMPLATES: dict[str, str] = {
         r"obsessed\s+with|crazy\s+about|passionate\s+about|fond\s+of|keen\s+on|addicted\s+to))"
         r"\s+"
     ),
-    "favourite": (
-        r"(?i:my)\s+(?i:favou?rite|fave|favorite)\s+(?:[\w\-]+\s+){1,2}?(?i:is|are)\s+"
-    ),
+    "favourite": (r"(?i:my)\s+(?i:favou?rite|fave|favorite)\s+(?:[\w\-]+\s+){1,2}?(?i:is|are)\s+"),
     "dislikes": (
         r"<SUBJ><AUX>\s+(?:(?i:really|absolutely|totally|just|truly|genuinely|kinda|kind\s+of|"
         r"honestly|seriously|still|also|actually)\s+)*(?P<v>(?i:hate|hates|dislike|dislikes|"
@@ -1008,8 +1215,6 @@ RULE_TEMPLATES: dict[str, str] = {
         r"<SUBJ><AUX>\s+(?P<v>(?i:planning|plan|plans|planned|intend|intends|intending|"
         r"decided|going|gonna|about))\s+(?:(?i:on)\s+)?(?P<to>(?i:to)\s+)?"
     ),
-    "mention": (
-        r"(?i:my|our)\s+(?P<rel><REL>)(?i:s|es)?\s*,?\s+(?P<obj><PERSONS>)(?![\w'’])"
-    ),
+    "mention": (r"(?i:my|our)\s+(?P<rel><REL>)(?i:s|es)?\s*,?\s+(?P<obj><PERSONS>)(?![\w'’])"),
 }
 RULE_REGEX: dict[str, re.Pattern[str]] = {k: pattern(v) for k, v in RULE_TEMPLATES.items()}

@@ -65,13 +65,17 @@ class MiniLMEmbedder:
         with self._lock:
             missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
             if missing:
-                vectors = self._load().encode(
-                    missing,
-                    batch_size=self.batch_size,
-                    normalize_embeddings=True,
-                    convert_to_numpy=True,
-                    show_progress_bar=False,
-                ).astype(np.float32)
+                vectors = (
+                    self._load()
+                    .encode(
+                        missing,
+                        batch_size=self.batch_size,
+                        normalize_embeddings=True,
+                        convert_to_numpy=True,
+                        show_progress_bar=False,
+                    )
+                    .astype(np.float32)
+                )
                 for text, vector in zip(missing, vectors, strict=True):
                     self._cache[text] = vector
                 while len(self._cache) > self._cache_size:

@@ -8,11 +8,27 @@
    only its value at that time; ``history=True`` widens to every row ever recorded,
    and marks superseded, corrected and retracted ones.
 3. Each source's ranking is fused with reciprocal rank fusion, then re-scored with
-   recency and importance. Every hit carries its score components.
+   recency, importance and the question's window. Every hit carries its score
+   components (``Hit.components``; the score is the sum of the non-rank ones).
+4. Newer first: among the best episode hits, one that says nearly the same thing as a
+   newer one (their own embeddings at cosine >= 0.5) and outscores it only narrowly
+   (by <= 0.1) is placed just below it, so an update outranks the stale statement, as a
+   supersession shadows a fact. Only near-ties move.
+5. ``SearchResult.sessions()`` ranks conversation sessions by their best hit (facts
+   count for the session of their provenance).
 
-Default weights (``Weights``): vector 1.0, keyword 1.0, graph 0.5, RRF k=60 (fused score
-normalised to [0, 1]); recency +0.1 (half-life 180 days before the reference time);
-importance (fact confidence) +0.05; episodes inside the question's window +0.3.
+Default weights (``Weights``):
+
+- sources: vector 1.0, keyword (BM25) 1.0, graph 0.5, RRF k=60, fused score
+  normalised so that rank 1 in every source scores 1.0; ``candidates`` 50 per source
+  (at least ``k``) before fusion;
+- recency +0.1 x 0.5^(age / 180 days), age before the reference time (facts: from
+  ``valid_from``; episodes: when said);
+- importance +0.05 x fact confidence (episodes count 0.5);
+- window: an episode said inside the question's window +0.3, said after it (up to the
+  reference time, so possibly about it) +0.15 (``window_after`` 0.5), before it 0;
+- newer first: ``newer_first`` 0.5 (cosine), ``newer_first_margin`` 0.1,
+  ``newer_first_pool`` 100 (episode hits compared); ``newer_first > 1`` turns it off.
 """
 
 from __future__ import annotations

@@ -120,7 +120,8 @@ def plan_write(
             _validate(op, predicate)
             families[(op.scope, Entity.id_for(op.scope, op.subject), op.predicate)] = predicate
     scopes = sorted(
-        {op.scope for g in groups for op in g.operations} | {e.scope for g in groups for e in g.episodes}
+        {op.scope for g in groups for op in g.operations}
+        | {e.scope for g in groups for e in g.episodes}
     )
     session = backend.begin(families, scopes)
     try:
@@ -348,4 +349,3 @@ _ENDED_BY = {
     "retract": "retracted",
     "correct": "corrected",
 }
-

@@ -25,7 +25,7 @@ TimeLike = datetime | date | str | int | float
 
 
 def is_infinite(t: datetime) -> bool:
-    return t == NEG_INF or t == POS_INF
+    return t in (NEG_INF, POS_INF)
 
 
 def resolve_tz(tz: str | tzinfo | None) -> tzinfo:
