@@ -202,12 +202,11 @@ class Fact(Model):
         return "always"
 
 
-class FactInput(Model):
-    """A fact to write, before the store gives it ids and transaction time."""
+class _FactFields(Model):
+    """What every fact to be written has, whichever way it arrives."""
 
     subject: str
     predicate: str
-    object: str
     valid_from: Instant = NEG_INF
     valid_to: Instant = POS_INF
     scope: str = DEFAULT_SCOPE
@@ -215,6 +214,12 @@ class FactInput(Model):
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
     subject_type: str | None = None
     object_type: str | None = None
+
+
+class FactInput(_FactFields):
+    """A fact to write, before the store gives it ids and transaction time."""
+
+    object: str
 
     @field_validator("subject", "predicate", "object", "scope")
     @classmethod
@@ -227,7 +232,7 @@ class FactInput(Model):
 Operation = Literal["assert", "supersede", "retract", "correct"]
 
 
-class CandidateFact(Model):
+class CandidateFact(_FactFields):
     """What an extractor proposes; the resolver turns it into a store operation.
 
     - ``assert``: ``object`` holds over ``[valid_from, valid_to)``;
@@ -237,17 +242,8 @@ class CandidateFact(Model):
     """
 
     op: Operation = "assert"
-    subject: str
-    predicate: str
     object: str | None = None
     wrong_object: str | None = None
-    valid_from: Instant = NEG_INF
-    valid_to: Instant = POS_INF
-    scope: str = DEFAULT_SCOPE
-    provenance: Provenance = Provenance()
-    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
-    subject_type: str | None = None
-    object_type: str | None = None
 
 
 class TimelineEntry(Model):

@@ -14,6 +14,7 @@ and catches up incrementally when another process commits (``PRAGMA data_version
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -344,14 +345,26 @@ class EmbeddedBackend:
         self._seen = int(self._meta("change"))
         self._data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
 
+    @contextlib.contextmanager
+    def _exclusive(self) -> Iterator[None]:
+        """One write transaction outside the planned write path (erase, entity records):
+        our lock and SQLite's, a fresh view of other processes' commits, all or nothing."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._refresh()
+                yield
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
     def erase(
         self, scope: str, subject_id: str, predicate: str | None, object_id: str | None,
         tombstone: Event,
     ) -> int:  # fmt: skip
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._refresh()
+            with self._exclusive():
                 tombstone = self._stamp(tombstone)
                 where, params = "scope=? AND subject_id=?", [scope, subject_id]
                 if predicate is not None:
@@ -376,19 +389,13 @@ class EmbeddedBackend:
                     self._db.execute("DELETE FROM entities WHERE id=?", (subject_id,))
                     self._delete_embeddings([subject_id])
                 self._tombstone(tombstone)
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
             self._scrub()
             return len(ids)
 
     def put_entity(self, entity: Entity) -> None:
         """Create or replace an entity's record (its name, type and aliases)."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._refresh()
+            with self._exclusive():
                 change = int(self._meta("change")) + 1
                 self._db.execute(
                     "INSERT INTO entities VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
@@ -397,19 +404,13 @@ class EmbeddedBackend:
                      json.dumps(list(entity.aliases)), change),
                 )  # fmt: skip
                 self._db.execute("UPDATE meta SET value=? WHERE key='change'", (str(change),))
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
             self._index_entity(entity)
             self._seen = change
             self._data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
 
     def erase_episodes(self, scope: str, episode_ids: Sequence[str], tombstone: Event) -> int:
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._refresh()
+            with self._exclusive():
                 tombstone = self._stamp(tombstone)
                 marks = ",".join("?" * len(episode_ids))
                 cur = self._db.execute(
@@ -417,10 +418,6 @@ class EmbeddedBackend:
                 )
                 self._delete_embeddings(list(episode_ids))
                 self._tombstone(tombstone)
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
             self._scrub()
             return cur.rowcount
 
