@@ -23,7 +23,7 @@ from datetime import timedelta
 
 import pytest
 from conftest import require_neo4j
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -328,3 +328,72 @@ def test_store_agrees_with_the_reference_model(backend, tmp_path):
     examples = MACHINE_SETTINGS.max_examples if backend == "embedded" else 15
     machine.TestCase.settings = settings(MACHINE_SETTINGS, max_examples=examples)
     machine.TestCase().runTest()
+
+
+operation = st.tuples(
+    st.sampled_from(["supersede", "assert", "retract", "correct"]),
+    st.sampled_from(VALUES),
+    points,
+)
+
+
+def _run(mem: Memory, subject: str, op: tuple, tx) -> None:
+    kind, value, t0 = op
+    if kind == "supersede":
+        mem.supersede(subject, FUNCTIONAL, value, since=at(t0), scope=SCOPE, recorded_at=tx)
+    elif kind == "assert":
+        mem.remember(subject, SET_VALUED, value, valid_from=at(t0), scope=SCOPE, recorded_at=tx)
+    elif kind == "retract":
+        mem.retract(subject, FUNCTIONAL, at=at(t0), scope=SCOPE, recorded_at=tx)
+    else:
+        mem.correct(subject, FUNCTIONAL, right=value, valid_from=at(t0), scope=SCOPE,
+                    recorded_at=tx)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(first=st.lists(operation, max_size=3), a=operation, b=operation)
+def test_writes_to_different_keys_commute(tmp_path_factory, first, a, b):
+    """Applying a write to key A then one to key B, or B then A, ends in the same timeline."""
+    timelines = []
+    for order in ((("a", a), ("b", b)), (("b", b), ("a", a))):
+        mem = Memory.open(tmp_path_factory.mktemp("commute") / "m.db", embedder=None)
+        tx = to_instant("2040-01-01")
+        for op in first:
+            tx += timedelta(seconds=1)
+            _run(mem, "a", op, tx)
+        for subject, op in order:
+            tx += timedelta(seconds=1)
+            _run(mem, subject, op, tx)
+        timelines.append(
+            [
+                (e.subject, e.predicate, e.object, e.valid_from, e.valid_to)
+                for s in ("a", "b")
+                for e in mem.timeline(s, scope=SCOPE)
+            ]  # fmt: skip
+        )
+        mem.close()
+    assert timelines[0] == timelines[1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    changes=st.lists(
+        st.tuples(st.sampled_from(VALUES), points), min_size=1, max_size=5, unique_by=lambda c: c[1]
+    ),  # fmt: skip
+    data=st.data(),
+)
+def test_supersessions_in_any_order_give_one_timeline(tmp_path_factory, changes, data):
+    """Change points told in any order (late, back-dated) end in the same timeline."""
+    shuffled = data.draw(st.permutations(changes))
+    timelines = []
+    for order in (changes, shuffled):
+        mem = Memory.open(tmp_path_factory.mktemp("order") / "m.db", embedder=None)
+        tx = to_instant("2040-01-01")
+        for value, t0 in order:
+            tx += timedelta(seconds=1)
+            mem.supersede("a", FUNCTIONAL, value, since=at(t0), scope=SCOPE, recorded_at=tx)
+        timelines.append(
+            [(e.object, e.valid_from, e.valid_to) for e in mem.timeline("a", scope=SCOPE)]
+        )
+        mem.close()
+    assert timelines[0] == timelines[1]
