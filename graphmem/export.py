@@ -92,6 +92,7 @@ def fact_record(row: Fact, at=None) -> dict[str, Any]:
         "expired_by": row.expired_by,
         "status": status_of(row, at or now()),
         "confidence": row.confidence,
+        "change_point": row.change_point,
         "provenance": row.provenance.model_dump(mode="json", exclude_none=True),
     }
 
@@ -330,6 +331,7 @@ def _fact_statements(
             "expired_by": _cypher_value(row.expired_by),
             "status": _cypher_value(status_of(row, at)),
             "confidence": _cypher_value(row.confidence),
+            "change_point": _cypher_value(row.change_point),
             "episode_id": _cypher_value(row.provenance.episode_id),
             "extractor": _cypher_value(row.provenance.extractor),
         }

@@ -176,6 +176,8 @@ class Fact(Model):
     expired_by: str | None = None
     provenance: Provenance = Provenance()
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    # valid_from is a stated change point: a supersession began there (see bitemporal.py)
+    change_point: bool = False
 
     @property
     def valid(self) -> Interval:

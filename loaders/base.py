@@ -30,6 +30,11 @@ Conventions shared by every format:
   ``path:line:``. Through ``iter_records(..., skip_bad=True, report=[...])`` the error is
   appended to ``report`` and loading goes on with the next record. Problems with the
   file as a whole (unknown format, missing CSV columns, not JSON at all) always raise.
+
+What the formats share lives here and in ``turns``: a format's loader subclasses
+``FileLoader`` (or ``JsonDocumentLoader``, for JSON lists of conversations, samples...),
+which gives it ``records``; ``turns`` builds the ``Episode`` records from the turns a
+format has read, numbering them and reporting the bad ones.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
-from typing import IO, Any, Protocol, runtime_checkable
+from typing import IO, Any, Protocol, TypeVar, runtime_checkable
 
 from dateutil import parser as date_parser
 from pydantic import ValidationError
@@ -84,6 +89,7 @@ FORMATS: tuple[str, ...] = (
 )
 
 ErrorHandler = Callable[[LoadError], None]
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +156,42 @@ class Reporter:
     def fatal(self, message: str, line: int | None = None) -> LoadError:
         """An error about the whole file; the caller raises it."""
         return load_error(message, self.path, line)
+
+    def attempt(
+        self, line: int, build: Callable[..., _T], /, *args: Any, **kwargs: Any
+    ) -> _T | None:
+        """``build(*args, **kwargs)``; if it raises ``RecordError``, that error is reported
+        at ``line`` (see ``error``) and the result is None."""
+        try:
+            return build(*args, **kwargs)
+        except RecordError as exc:
+            self.error(str(exc), line)
+            return None
+
+
+class FileLoader:
+    """The frame of every format's loader: ``records`` (see ``Loader``) sets up the
+    file's ``Reporter`` and streams what ``read``, the format's own part, yields. A
+    subclass sets ``name`` and defines ``sniff`` and ``read``."""
+
+    name: str
+
+    def records(
+        self,
+        path: Path,
+        *,
+        scope: str = DEFAULT_SCOPE,
+        tz: tzinfo | None = None,
+        on_error: ErrorHandler | None = None,
+    ) -> Iterator[Record]:
+        path = Path(path)
+        yield from self.read(path, Reporter(path, on_error), scope, tz)
+
+    def read(
+        self, path: Path, reporter: Reporter, scope: str, tz: tzinfo | None
+    ) -> Iterator[Record]:
+        """The file's records; malformed ones go to ``reporter``."""
+        raise NotImplementedError
 
 
 # --------------------------------------------------------------------------- files
@@ -258,6 +300,35 @@ def json_object_line(line: str) -> dict[str, Any] | None:
     except ValueError:
         return None
     return value if isinstance(value, dict) else None
+
+
+#: What ``decode_json`` returns for text that is not JSON (after reporting it).
+NOT_JSON: Any = object()
+
+
+def decode_json(text: str, reporter: Reporter, line: int) -> Any:
+    """The JSON value of ``text``, which starts at ``line``; if it is not valid JSON, the
+    error is reported at the line it is on and the result is ``NOT_JSON``."""
+    try:
+        return loads_json(text)
+    except json.JSONDecodeError as exc:
+        reporter.error(f"invalid JSON: {exc.msg} (column {exc.colno})", line + exc.lineno - 1)
+        return NOT_JSON
+
+
+def iter_json_objects(path: Path, reporter: Reporter) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for each line of a JSON Lines file, streaming. Blank lines are
+    skipped; a line that is not a JSON object is reported."""
+    for lineno, line in iter_lines(path, reporter):
+        if not line.strip():
+            continue
+        data = decode_json(line, reporter, lineno)
+        if data is NOT_JSON:
+            continue
+        if not isinstance(data, dict):
+            reporter.error(f"expected a JSON object, got {type(data).__name__}", lineno)
+            continue
+        yield lineno, data
 
 
 def looks_like_json_document(head: str) -> bool:
@@ -391,14 +462,9 @@ def _decode_items(splitter: _ArraySplitter, reporter: Reporter) -> Iterator[Json
         if text is None:
             reporter.error("the file ends inside the JSON list (truncated?)", start_line)
             return
-        try:
-            value = loads_json(text)
-        except json.JSONDecodeError as exc:
-            reporter.error(
-                f"invalid JSON: {exc.msg} (column {exc.colno})", raw_line + exc.lineno - 1
-            )
-            continue
-        yield JsonItem(start_line, value)
+        value = decode_json(text, reporter, raw_line)
+        if value is not NOT_JSON:
+            yield JsonItem(start_line, value)
 
 
 def iter_json_items(path: Path, reporter: Reporter) -> Iterator[JsonItem]:
@@ -426,14 +492,9 @@ def iter_json_items(path: Path, reporter: Reporter) -> Iterator[JsonItem]:
                 raise reporter.fatal("empty file: expected a JSON document")
             if first.startswith("{"):
                 text = "".join(_chunks(fh, first, counter))
-                try:
-                    value = loads_json(text)
-                except json.JSONDecodeError as exc:
-                    reporter.error(
-                        f"invalid JSON: {exc.msg} (column {exc.colno})", line + exc.lineno - 1
-                    )
-                    return
-                yield JsonItem(line, value, document=text)
+                value = decode_json(text, reporter, line)
+                if value is not NOT_JSON:
+                    yield JsonItem(line, value, document=text)
                 return
             if not first.startswith("["):
                 raise reporter.fatal(f"not a JSON document (starts with {first[:20]!r})", line)
@@ -461,6 +522,30 @@ def array_element_lines(document: str, key: str, first_line: int = 1) -> list[in
     line = first_line + document.count("\n", 0, m.end())
     splitter = _ArraySplitter([document[m.end() :]], line)
     return [start for _, start, text in splitter if text is not None]
+
+
+class JsonDocumentLoader(FileLoader):
+    """A format whose file is a JSON list of objects (a single object is accepted too):
+    each object is read on its own by ``read_item``; an item that is not an object is
+    reported as not an ``item_kind``."""
+
+    item_kind: str  # what an item is, in errors: "conversation", "sample"...
+
+    def read(
+        self, path: Path, reporter: Reporter, scope: str, tz: tzinfo | None
+    ) -> Iterator[Record]:
+        for item in iter_json_items(path, reporter):
+            if isinstance(item.value, dict):
+                yield from self.read_item(item.value, item.line, scope, tz, reporter)
+            else:
+                kind = type(item.value).__name__
+                reporter.error(f"expected a {self.item_kind} object, got {kind}", item.line)
+
+    def read_item(
+        self, data: dict[str, Any], line: int, scope: str, tz: tzinfo | None, reporter: Reporter
+    ) -> Iterator[Record]:
+        """The records of one item, which starts at ``line``."""
+        raise NotImplementedError
 
 
 # --------------------------------------------------------------------------- values

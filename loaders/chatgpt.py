@@ -25,24 +25,20 @@ and reasoning displays, images.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, tzinfo
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
-from graphmem.model import DEFAULT_SCOPE, stable_id
-
 from .base import (
-    ErrorHandler,
+    JsonDocumentLoader,
     Record,
     RecordError,
     Reporter,
     has_key,
-    iter_json_items,
     looks_like_json_document,
-    make_episode,
     normalise_role,
-    parse_time,
 )
+from .turns import Clock, Turn, conversation_id, session_records
 
 TEXT_CONTENT_TYPES = {"text", "multimodal_text"}
 
@@ -99,8 +95,34 @@ def message_text(message: dict[str, Any]) -> str | None:
     return text if text.strip() else None
 
 
-class ChatGPTLoader:
+def _messages(branch: list[dict[str, Any]]) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """(id, message) for the nodes of a branch that hold a message."""
+    for node in branch:
+        message = node.get("message")
+        if isinstance(message, dict):
+            yield message.get("id", node.get("id")), message
+
+
+def _turn(message: dict[str, Any], clock: Clock) -> Turn | None:
+    author = message.get("author") or {}
+    role = normalise_role(author.get("role") if isinstance(author, dict) else None)
+    if role not in {"user", "assistant"}:
+        return None
+    if message.get("recipient") not in (None, "all"):
+        return None
+    metadata = message.get("metadata") or {}
+    if isinstance(metadata, dict) and metadata.get("is_visually_hidden_from_conversation"):
+        return None
+    text = message_text(message)
+    if text is None:
+        return None
+    clock.tick(message)
+    return Turn(speaker=role, role=role, text=text, timestamp=clock.now())
+
+
+class ChatGPTLoader(JsonDocumentLoader):
     name = "chatgpt"
+    item_kind = "conversation"
 
     def sniff(self, path: Path, head: str) -> bool:
         return (
@@ -109,86 +131,37 @@ class ChatGPTLoader:
             and has_key(head, "current_node", "content_type", "author")
         )
 
-    def records(
-        self,
-        path: Path,
-        *,
-        scope: str = DEFAULT_SCOPE,
-        tz: tzinfo | None = None,
-        on_error: ErrorHandler | None = None,
+    def read_item(
+        self, conv: dict[str, Any], line: int, scope: str, tz: tzinfo | None, reporter: Reporter
     ) -> Iterator[Record]:
-        path = Path(path)
-        reporter = Reporter(path, on_error)
-        for item in iter_json_items(path, reporter):
-            yield from self._conversation(item.value, item.line, scope, tz, reporter)
-
-    def _conversation(
-        self, conv: Any, line: int, scope: str, tz: tzinfo | None, reporter: Reporter
-    ) -> Iterator[Record]:
-        source = str(reporter.path)
-        if not isinstance(conv, dict):
-            reporter.error(f"expected a conversation object, got {type(conv).__name__}", line)
-            return
         mapping = conv.get("mapping")
         if not isinstance(mapping, dict):
             reporter.error("conversation has no 'mapping' (message tree)", line)
             return
-        session = conv.get("conversation_id") or conv.get("id")
-        if not isinstance(session, str) or not session.strip():
-            session = stable_id(
-                str(conv.get("title")), str(conv.get("create_time")), prefix="chatgpt_"
-            )
+        session = conversation_id(
+            conv,
+            ("conversation_id", "id"),
+            name_key="title",
+            time_key="create_time",
+            prefix="chatgpt_",
+        )
         try:
             branch = active_branch(mapping, conv.get("current_node"))
         except RecordError as exc:
             reporter.error(f"conversation {session}: {exc}", line)
             return
-        last_time: datetime | None = None
-        if conv.get("create_time") is not None:
-            try:
-                last_time = parse_time(conv["create_time"], tz, field="create_time")
-            except RecordError as exc:
-                reporter.error(f"conversation {session}: {exc}", line)
-        turn = 0
-        for node in branch:
-            message = node.get("message")
-            if not isinstance(message, dict):
-                continue
-            ident = message.get("id", node.get("id"))
-            try:
-                author = message.get("author") or {}
-                role = normalise_role(author.get("role") if isinstance(author, dict) else None)
-                if role not in {"user", "assistant"}:
-                    continue
-                if message.get("recipient") not in (None, "all"):
-                    continue
-                metadata = message.get("metadata") or {}
-                if isinstance(metadata, dict) and metadata.get(
-                    "is_visually_hidden_from_conversation"
-                ):
-                    continue
-                text = message_text(message)
-                if text is None:
-                    continue
-                if message.get("create_time") is not None:
-                    last_time = parse_time(message["create_time"], tz, field="create_time")
-                if last_time is None:
-                    raise RecordError("no create_time on the message or its conversation")
-                episode = make_episode(
-                    scope=scope,
-                    session=session,
-                    turn=turn,
-                    speaker=role,
-                    role=role,
-                    text=text,
-                    timestamp=last_time,
-                    source=source,
-                )
-            except RecordError as exc:
-                reporter.error(f"conversation {session}, message {ident}: {exc}", line)
-                continue
-            turn += 1
-            yield Record(path=source, line=line, episode=episode)
+        clock = Clock(("create_time",), tz)
+        clock.start(conv, reporter, line, f"conversation {session}")
+        yield from session_records(
+            _messages(branch),
+            lambda message: _turn(message, clock),
+            reporter=reporter,
+            line=line,
+            scope=scope,
+            session=session,
+            where=f"conversation {session}",
+            kind="message",
+        )
 
 
 LOADER = ChatGPTLoader()

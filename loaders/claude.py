@@ -17,24 +17,20 @@ created_at}]}``.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, tzinfo
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
-from graphmem.model import DEFAULT_SCOPE, stable_id
-
 from .base import (
-    ErrorHandler,
+    JsonDocumentLoader,
     Record,
     RecordError,
     Reporter,
     has_key,
-    iter_json_items,
     looks_like_json_document,
-    make_episode,
     normalise_role,
-    parse_time,
 )
+from .turns import Clock, Turn, conversation_id, labelled, session_records
 
 
 def message_text(message: dict[str, Any]) -> str:
@@ -56,78 +52,46 @@ def message_text(message: dict[str, Any]) -> str:
     return text or ""
 
 
-class ClaudeLoader:
+def _turn(message: dict[str, Any], clock: Clock) -> Turn | None:
+    role = normalise_role(message.get("sender"))
+    if role not in {"user", "assistant"}:
+        raise RecordError(f"unknown sender {message.get('sender')!r}")
+    clock.tick(message)
+    text = message_text(message)
+    if not text.strip():
+        return None
+    return Turn(speaker=role, role=role, text=text, timestamp=clock.now())
+
+
+class ClaudeLoader(JsonDocumentLoader):
     name = "claude"
+    item_kind = "conversation"
 
     def sniff(self, path: Path, head: str) -> bool:
         return looks_like_json_document(head) and has_key(head, "chat_messages")
 
-    def records(
-        self,
-        path: Path,
-        *,
-        scope: str = DEFAULT_SCOPE,
-        tz: tzinfo | None = None,
-        on_error: ErrorHandler | None = None,
+    def read_item(
+        self, conv: dict[str, Any], line: int, scope: str, tz: tzinfo | None, reporter: Reporter
     ) -> Iterator[Record]:
-        path = Path(path)
-        reporter = Reporter(path, on_error)
-        for item in iter_json_items(path, reporter):
-            yield from self._conversation(item.value, item.line, scope, tz, reporter)
-
-    def _conversation(
-        self, conv: Any, line: int, scope: str, tz: tzinfo | None, reporter: Reporter
-    ) -> Iterator[Record]:
-        source = str(reporter.path)
-        if not isinstance(conv, dict):
-            reporter.error(f"expected a conversation object, got {type(conv).__name__}", line)
-            return
         messages = conv.get("chat_messages")
         if not isinstance(messages, list):
             reporter.error("conversation has no 'chat_messages' list", line)
             return
-        session = conv.get("uuid")
-        if not isinstance(session, str) or not session.strip():
-            session = stable_id(
-                str(conv.get("name")), str(conv.get("created_at")), prefix="claude_"
-            )
-        last_time: datetime | None = None
-        if conv.get("created_at") is not None:
-            try:
-                last_time = parse_time(conv["created_at"], tz, field="created_at")
-            except RecordError as exc:
-                reporter.error(f"conversation {session}: {exc}", line)
-        turn = 0
-        for index, message in enumerate(messages):
-            ident = message.get("uuid", index) if isinstance(message, dict) else index
-            try:
-                if not isinstance(message, dict):
-                    raise RecordError(f"expected a message object, got {type(message).__name__}")
-                role = normalise_role(message.get("sender"))
-                if role not in {"user", "assistant"}:
-                    raise RecordError(f"unknown sender {message.get('sender')!r}")
-                if message.get("created_at") is not None:
-                    last_time = parse_time(message["created_at"], tz, field="created_at")
-                text = message_text(message)
-                if not text.strip():
-                    continue
-                if last_time is None:
-                    raise RecordError("no created_at on the message or its conversation")
-                episode = make_episode(
-                    scope=scope,
-                    session=session,
-                    turn=turn,
-                    speaker=role,
-                    role=role,
-                    text=text,
-                    timestamp=last_time,
-                    source=source,
-                )
-            except RecordError as exc:
-                reporter.error(f"conversation {session}, message {ident}: {exc}", line)
-                continue
-            turn += 1
-            yield Record(path=source, line=line, episode=episode)
+        session = conversation_id(
+            conv, ("uuid",), name_key="name", time_key="created_at", prefix="claude_"
+        )
+        clock = Clock(("created_at",), tz)
+        clock.start(conv, reporter, line, f"conversation {session}")
+        yield from session_records(
+            labelled(messages, "uuid"),
+            lambda message: _turn(message, clock),
+            reporter=reporter,
+            line=line,
+            scope=scope,
+            session=session,
+            where=f"conversation {session}",
+            kind="message",
+        )
 
 
 LOADER = ClaudeLoader()

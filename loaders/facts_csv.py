@@ -18,13 +18,10 @@ from collections.abc import Iterator
 from datetime import tzinfo
 from pathlib import Path
 
-from graphmem.model import DEFAULT_SCOPE
-
 from .base import (
     _READ_ERRORS,
-    ErrorHandler,
+    FileLoader,
     Record,
-    RecordError,
     Reporter,
     _read_failure,
     first_lines,
@@ -42,7 +39,7 @@ def _delimiter(path: Path, header: str) -> str:
     return ","
 
 
-class FactsCsvLoader:
+class FactsCsvLoader(FileLoader):
     name = "facts-csv"
 
     def sniff(self, path: Path, head: str) -> bool:
@@ -55,16 +52,9 @@ class FactsCsvLoader:
         names = {cell.strip().lower() for cell in row}
         return all(column in names for column in REQUIRED)
 
-    def records(
-        self,
-        path: Path,
-        *,
-        scope: str = DEFAULT_SCOPE,
-        tz: tzinfo | None = None,
-        on_error: ErrorHandler | None = None,
+    def read(
+        self, path: Path, reporter: Reporter, scope: str, tz: tzinfo | None
     ) -> Iterator[Record]:
-        path = Path(path)
-        reporter = Reporter(path, on_error)
         source = str(path)
         reader = None
         try:
@@ -90,14 +80,12 @@ class FactsCsvLoader:
                     if len(row) != len(header):
                         reporter.error(f"expected {len(header)} fields, got {len(row)}", start)
                         continue
-                    try:
-                        fact = make_fact(
-                            dict(zip(header, row, strict=True)), scope=scope, tz=tz, source=source
-                        )
-                    except RecordError as exc:
-                        reporter.error(str(exc), start)
-                        continue
-                    yield Record(path=source, line=start, fact=fact)
+                    data = dict(zip(header, row, strict=True))
+                    fact = reporter.attempt(
+                        start, make_fact, data, scope=scope, tz=tz, source=source
+                    )
+                    if fact is not None:
+                        yield Record(path=source, line=start, fact=fact)
         except csv.Error as exc:
             line = 1 + (reader.line_num if reader is not None else 0)
             reporter.error(f"malformed CSV: {exc}", line)

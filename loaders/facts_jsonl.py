@@ -10,29 +10,24 @@ offset are wall-clock time in the loader's ``tz`` (default UTC). Blank lines are
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from datetime import tzinfo
 from pathlib import Path
 
-from graphmem.model import DEFAULT_SCOPE
-
 from .base import (
-    ErrorHandler,
+    FileLoader,
     Record,
-    RecordError,
     Reporter,
     first_lines,
-    iter_lines,
+    iter_json_objects,
     json_object_line,
-    loads_json,
     make_fact,
 )
 
 REQUIRED = ("subject", "predicate", "object")
 
 
-class FactsJsonlLoader:
+class FactsJsonlLoader(FileLoader):
     name = "facts-jsonl"
 
     def sniff(self, path: Path, head: str) -> bool:
@@ -40,34 +35,14 @@ class FactsJsonlLoader:
         first = json_object_line(lines[0]) if lines else None
         return first is not None and all(key in first for key in REQUIRED)
 
-    def records(
-        self,
-        path: Path,
-        *,
-        scope: str = DEFAULT_SCOPE,
-        tz: tzinfo | None = None,
-        on_error: ErrorHandler | None = None,
+    def read(
+        self, path: Path, reporter: Reporter, scope: str, tz: tzinfo | None
     ) -> Iterator[Record]:
-        path = Path(path)
-        reporter = Reporter(path, on_error)
         source = str(path)
-        for lineno, line in iter_lines(path, reporter):
-            if not line.strip():
-                continue
-            try:
-                data = loads_json(line)
-            except json.JSONDecodeError as exc:
-                reporter.error(f"invalid JSON: {exc.msg} (column {exc.colno})", lineno)
-                continue
-            if not isinstance(data, dict):
-                reporter.error(f"expected a JSON object, got {type(data).__name__}", lineno)
-                continue
-            try:
-                fact = make_fact(data, scope=scope, tz=tz, source=source)
-            except RecordError as exc:
-                reporter.error(str(exc), lineno)
-                continue
-            yield Record(path=source, line=lineno, fact=fact)
+        for lineno, data in iter_json_objects(path, reporter):
+            fact = reporter.attempt(lineno, make_fact, data, scope=scope, tz=tz, source=source)
+            if fact is not None:
+                yield Record(path=source, line=lineno, fact=fact)
 
 
 LOADER = FactsJsonlLoader()

@@ -22,17 +22,14 @@ Blank lines and turns with empty text are skipped.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
-from graphmem.model import DEFAULT_SCOPE
-
 from .base import (
     NON_TURN_ROLES,
-    ErrorHandler,
+    FileLoader,
     Record,
     RecordError,
     Reporter,
@@ -41,9 +38,8 @@ from .base import (
     first_key,
     first_lines,
     inner_suffix,
-    iter_lines,
+    iter_json_objects,
     json_object_line,
-    loads_json,
     make_episode,
     normalise_role,
     parse_time,
@@ -155,7 +151,7 @@ def turn_from_object(
     )
 
 
-class JsonlLoader:
+class JsonlLoader(FileLoader):
     name = "jsonl"
 
     def sniff(self, path: Path, head: str) -> bool:
@@ -170,42 +166,23 @@ class JsonlLoader:
             and any(key in first for key in TEXT_KEYS)
         )
 
-    def records(
-        self,
-        path: Path,
-        *,
-        scope: str = DEFAULT_SCOPE,
-        tz: tzinfo | None = None,
-        on_error: ErrorHandler | None = None,
+    def read(
+        self, path: Path, reporter: Reporter, scope: str, tz: tzinfo | None
     ) -> Iterator[Record]:
-        path = Path(path)
-        reporter = Reporter(path, on_error)
         counter = TurnCounter()
         session = file_stem(path)
         source = str(path)
-        for lineno, line in iter_lines(path, reporter):
-            if not line.strip():
-                continue
-            try:
-                data = loads_json(line)
-            except json.JSONDecodeError as exc:
-                reporter.error(f"invalid JSON: {exc.msg} (column {exc.colno})", lineno)
-                continue
-            if not isinstance(data, dict):
-                reporter.error(f"expected a JSON object, got {type(data).__name__}", lineno)
-                continue
-            try:
-                episode = turn_from_object(
-                    data,
-                    scope=scope,
-                    tz=tz,
-                    default_session=session,
-                    counter=counter,
-                    source=source,
-                )
-            except RecordError as exc:
-                reporter.error(str(exc), lineno)
-                continue
+        for lineno, data in iter_json_objects(path, reporter):
+            episode = reporter.attempt(
+                lineno,
+                turn_from_object,
+                data,
+                scope=scope,
+                tz=tz,
+                default_session=session,
+                counter=counter,
+                source=source,
+            )
             if episode is not None:
                 yield Record(path=source, line=lineno, episode=episode)
 

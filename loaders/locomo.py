@@ -23,24 +23,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import datetime, tzinfo
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from graphmem.model import DEFAULT_SCOPE
-
 from .base import (
-    ErrorHandler,
+    JsonDocumentLoader,
     Record,
     RecordError,
     Reporter,
     has_key,
-    iter_json_items,
     looks_like_json_document,
-    make_episode,
     make_zone_time,
     parse_time,
     scoped,
 )
+from .turns import Turn, labelled, session_records
 
 _SESSION = re.compile(r"^session_(\d+)$")
 _DATE = re.compile(
@@ -89,8 +87,24 @@ def session_numbers(conversation: dict[str, Any]) -> list[int]:
     return sorted(int(m.group(1)) for key in conversation if (m := _SESSION.match(key)))
 
 
-class LoCoMoLoader:
+def _turn(turn: dict[str, Any], timestamp: datetime) -> Turn | None:
+    speaker = turn.get("speaker")
+    if not isinstance(speaker, str) or not speaker.strip():
+        raise RecordError(f"speaker: expected a name, got {speaker!r}")
+    text = turn.get("text", "")
+    if not isinstance(text, str):
+        raise RecordError(f"text: expected a string, got {text!r}")
+    caption = turn.get("blip_caption")
+    if isinstance(caption, str) and caption.strip():
+        text = f"{text} [image: {caption.strip()}]".strip()
+    if not text.strip():
+        return None
+    return Turn(speaker=speaker.strip(), text=text, timestamp=timestamp)
+
+
+class LoCoMoLoader(JsonDocumentLoader):
     name = "locomo"
+    item_kind = "sample"
 
     def sniff(self, path: Path, head: str) -> bool:
         if not looks_like_json_document(head):
@@ -99,26 +113,9 @@ class LoCoMoLoader:
             return True
         return has_key(head, "qa") and has_key(head, "evidence") and has_key(head, "category")
 
-    def records(
-        self,
-        path: Path,
-        *,
-        scope: str = DEFAULT_SCOPE,
-        tz: tzinfo | None = None,
-        on_error: ErrorHandler | None = None,
+    def read_item(
+        self, sample: dict[str, Any], line: int, scope: str, tz: tzinfo | None, reporter: Reporter
     ) -> Iterator[Record]:
-        path = Path(path)
-        reporter = Reporter(path, on_error)
-        for item in iter_json_items(path, reporter):
-            yield from self._sample(item.value, item.line, scope, tz, reporter)
-
-    def _sample(
-        self, sample: Any, line: int, scope: str, tz: tzinfo | None, reporter: Reporter
-    ) -> Iterator[Record]:
-        source = str(reporter.path)
-        if not isinstance(sample, dict):
-            reporter.error(f"expected a sample object, got {type(sample).__name__}", line)
-            return
         sample_id = sample.get("sample_id")
         if not isinstance(sample_id, str) or not sample_id.strip():
             reporter.error("sample has no sample_id", line)
@@ -141,35 +138,17 @@ class LoCoMoLoader:
             except RecordError as exc:
                 reporter.error(f"sample {sample_id}, {name}: {exc}", line)
                 continue
-            for t, turn in enumerate(turns):
-                try:
-                    if not isinstance(turn, dict):
-                        raise RecordError(f"expected a turn object, got {type(turn).__name__}")
-                    speaker = turn.get("speaker")
-                    if not isinstance(speaker, str) or not speaker.strip():
-                        raise RecordError(f"speaker: expected a name, got {speaker!r}")
-                    text = turn.get("text", "")
-                    if not isinstance(text, str):
-                        raise RecordError(f"text: expected a string, got {text!r}")
-                    caption = turn.get("blip_caption")
-                    if isinstance(caption, str) and caption.strip():
-                        text = f"{text} [image: {caption.strip()}]".strip()
-                    if not text.strip():
-                        continue
-                    episode = make_episode(
-                        scope=sample_scope,
-                        session=name,
-                        turn=t,
-                        speaker=speaker.strip(),
-                        text=text,
-                        timestamp=timestamp,
-                        source=source,
-                    )
-                except RecordError as exc:
-                    ident = turn.get("dia_id", t) if isinstance(turn, dict) else t
-                    reporter.error(f"sample {sample_id}, {name}, turn {ident}: {exc}", line)
-                    continue
-                yield Record(path=source, line=line, episode=episode)
+            yield from session_records(
+                labelled(turns, "dia_id"),
+                partial(_turn, timestamp=timestamp),
+                reporter=reporter,
+                line=line,
+                scope=sample_scope,
+                session=name,
+                where=f"sample {sample_id}, {name}",
+                kind="turn",
+                numbering="position",
+            )
 
 
 LOADER = LoCoMoLoader()

@@ -26,25 +26,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import datetime, tzinfo
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from graphmem.model import DEFAULT_SCOPE
-
 from .base import (
-    ErrorHandler,
+    JsonDocumentLoader,
     Record,
     RecordError,
     Reporter,
     has_key,
-    iter_json_items,
     looks_like_json_document,
-    make_episode,
     make_zone_time,
     normalise_role,
     parse_time,
     scoped,
 )
+from .turns import Turn, session_records
 
 _DATE = re.compile(
     r"^\s*(\d{4})/(\d{1,2})/(\d{1,2})\s*(?:\([A-Za-z]+\))?\s*(\d{1,2}):(\d{2})(?::(\d{2}))?\s*$"
@@ -61,34 +59,30 @@ def parse_date(value: Any, tz: tzinfo | None) -> datetime:
     return parse_time(value, tz, field="haystack date")
 
 
-class LongMemEvalLoader:
+def _turn(turn: dict[str, Any], timestamp: datetime) -> Turn | None:
+    role = normalise_role(turn.get("role"))
+    if role not in {"user", "assistant"}:
+        raise RecordError(f"unknown role {turn.get('role')!r}")
+    text = turn.get("content")
+    if not isinstance(text, str):
+        raise RecordError(f"content: expected a string, got {text!r}")
+    if not text.strip():
+        return None
+    return Turn(speaker=role, role=role, text=text, timestamp=timestamp)
+
+
+class LongMemEvalLoader(JsonDocumentLoader):
     name = "longmemeval"
+    item_kind = "question entry"
 
     def sniff(self, path: Path, head: str) -> bool:
         return looks_like_json_document(head) and has_key(
             head, "haystack_sessions", "haystack_session_ids", "haystack_dates"
         )
 
-    def records(
-        self,
-        path: Path,
-        *,
-        scope: str = DEFAULT_SCOPE,
-        tz: tzinfo | None = None,
-        on_error: ErrorHandler | None = None,
+    def read_item(
+        self, entry: dict[str, Any], line: int, scope: str, tz: tzinfo | None, reporter: Reporter
     ) -> Iterator[Record]:
-        path = Path(path)
-        reporter = Reporter(path, on_error)
-        for item in iter_json_items(path, reporter):
-            yield from self._entry(item.value, item.line, scope, tz, reporter)
-
-    def _entry(
-        self, entry: Any, line: int, scope: str, tz: tzinfo | None, reporter: Reporter
-    ) -> Iterator[Record]:
-        source = str(reporter.path)
-        if not isinstance(entry, dict):
-            reporter.error(f"expected a question entry object, got {type(entry).__name__}", line)
-            return
         qid = entry.get("question_id")
         if not isinstance(qid, str) or not qid.strip():
             reporter.error("entry has no question_id", line)
@@ -125,32 +119,17 @@ class LongMemEvalLoader:
             if not isinstance(session, list):
                 reporter.error(f"question {qid}, session {ids[i]}: expected a list of turns", line)
                 continue
-            for t, turn in enumerate(session):
-                try:
-                    if not isinstance(turn, dict):
-                        raise RecordError(f"expected a turn object, got {type(turn).__name__}")
-                    role = normalise_role(turn.get("role"))
-                    if role not in {"user", "assistant"}:
-                        raise RecordError(f"unknown role {turn.get('role')!r}")
-                    text = turn.get("content")
-                    if not isinstance(text, str):
-                        raise RecordError(f"content: expected a string, got {text!r}")
-                    if not text.strip():
-                        continue
-                    episode = make_episode(
-                        scope=entry_scope,
-                        session=ids[i],
-                        turn=t,
-                        speaker=role,
-                        role=role,
-                        text=text,
-                        timestamp=timestamp,
-                        source=source,
-                    )
-                except RecordError as exc:
-                    reporter.error(f"question {qid}, session {ids[i]}, turn {t}: {exc}", line)
-                    continue
-                yield Record(path=source, line=line, episode=episode)
+            yield from session_records(
+                enumerate(session),
+                partial(_turn, timestamp=timestamp),
+                reporter=reporter,
+                line=line,
+                scope=entry_scope,
+                session=ids[i],
+                where=f"question {qid}, session {ids[i]}",
+                kind="turn",
+                numbering="position",
+            )
 
 
 LOADER = LongMemEvalLoader()

@@ -27,15 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
-from graphmem.model import DEFAULT_SCOPE, Episode
+from graphmem.model import Episode
 
 from .base import (
     NON_TURN_ROLES,
-    ErrorHandler,
+    FileLoader,
     Record,
     RecordError,
     Reporter,
@@ -47,10 +47,10 @@ from .base import (
     looks_like_json_document,
     make_episode,
     normalise_role,
-    parse_time,
     text_of,
 )
 from .jsonl import TIME_KEYS
+from .turns import Clock
 
 CONVERSATION_TIME_KEYS = (*TIME_KEYS, "start_time", "started_at")
 SESSION_KEYS = ("id", "session", "session_id", "conversation_id")
@@ -59,11 +59,11 @@ SESSION_KEYS = ("id", "session", "session_id", "conversation_id")
 @dataclass(slots=True)
 class _Conversation:
     session: str
-    last_time: datetime | None = None
+    clock: Clock
     turn: int = 0
 
 
-class OpenAILoader:
+class OpenAILoader(FileLoader):
     name = "openai"
 
     def sniff(self, path: Path, head: str) -> bool:
@@ -73,19 +73,12 @@ class OpenAILoader:
             has_key(head, "role", "from") and has_key(head, "content", "value")
         )
 
-    def records(
-        self,
-        path: Path,
-        *,
-        scope: str = DEFAULT_SCOPE,
-        tz: tzinfo | None = None,
-        on_error: ErrorHandler | None = None,
+    def read(
+        self, path: Path, reporter: Reporter, scope: str, tz: tzinfo | None
     ) -> Iterator[Record]:
-        path = Path(path)
-        reporter = Reporter(path, on_error)
         stem = file_stem(path)
         source = str(path)
-        loose = _Conversation(session=stem)  # messages listed at the top level
+        loose = _Conversation(stem, Clock(TIME_KEYS, tz))  # messages listed at the top level
         for index, item in enumerate(iter_json_items(path, reporter)):
             value = item.value
             if item.document is not None:  # the top level is one object
@@ -101,11 +94,7 @@ class OpenAILoader:
                     value, item.line, [], f"{stem}#{index}", scope, tz, reporter
                 )
             else:
-                try:
-                    episode = self._message(value, loose, scope, tz, source)
-                except RecordError as exc:
-                    reporter.error(str(exc), item.line)
-                    continue
+                episode = reporter.attempt(item.line, self._message, value, loose, scope, source)
                 if episode is not None:
                     yield Record(path=source, line=item.line, episode=episode)
 
@@ -128,35 +117,22 @@ class OpenAILoader:
         found = first_key(data, SESSION_KEYS)
         if found is not None and isinstance(found[1], str | int) and str(found[1]).strip():
             session = str(found[1])
-        conv = _Conversation(session=session)
-        stamp = first_key(data, CONVERSATION_TIME_KEYS)
-        if stamp is not None:
-            try:
-                conv.last_time = parse_time(stamp[1], tz, field=stamp[0])
-            except RecordError as exc:
-                reporter.error(str(exc), line)
+        conv = _Conversation(session, Clock(TIME_KEYS, tz))
+        conv.clock.start(data, reporter, line, keys=CONVERSATION_TIME_KEYS)
         if len(lines) != len(messages):
             lines = [line] * len(messages)
         for message, message_line in zip(messages, lines, strict=True):
-            try:
-                episode = self._message(message, conv, scope, tz, source)
-            except RecordError as exc:
-                reporter.error(str(exc), message_line)
-                continue
+            episode = reporter.attempt(message_line, self._message, message, conv, scope, source)
             if episode is not None:
                 yield Record(path=source, line=message_line, episode=episode)
 
-    def _message(
-        self, msg: Any, conv: _Conversation, scope: str, tz: tzinfo | None, source: str
-    ) -> Episode | None:
+    def _message(self, msg: Any, conv: _Conversation, scope: str, source: str) -> Episode | None:
         if not isinstance(msg, dict):
             raise RecordError(f"expected a message object, got {type(msg).__name__}")
         role = normalise_role(msg.get("role", msg.get("from")))
         if role is None:
             raise RecordError("message has no role")
-        stamp = first_key(msg, TIME_KEYS)
-        if stamp is not None:
-            conv.last_time = parse_time(stamp[1], tz, field=stamp[0])
+        conv.clock.tick(msg)
         if role in NON_TURN_ROLES:
             return None
         content = next((msg[k] for k in ("content", "value", "text") if k in msg), None)
@@ -165,7 +141,7 @@ class OpenAILoader:
             raise RecordError(f"content: expected text, got {type(content).__name__}")
         if not text or not text.strip():
             return None
-        if conv.last_time is None:
+        if conv.clock.time is None:
             raise RecordError(
                 "message has no timestamp and no earlier message or conversation time "
                 f"to take (expected one of {', '.join(TIME_KEYS)})"
@@ -181,7 +157,7 @@ class OpenAILoader:
             speaker=speaker,
             role=role,
             text=text,
-            timestamp=conv.last_time,
+            timestamp=conv.clock.time,
             source=source,
         )
 

@@ -22,20 +22,17 @@ from collections.abc import Iterator
 from datetime import datetime, tzinfo
 from pathlib import Path
 
-from graphmem.model import DEFAULT_SCOPE
-
 from .base import (
-    ErrorHandler,
+    FileLoader,
     Record,
     RecordError,
     Reporter,
-    TurnCounter,
     file_stem,
     first_lines,
     iter_lines,
-    make_episode,
     parse_time,
 )
+from .turns import LineMessages
 
 _LINE = re.compile(
     r"^(?P<open>\[)?"
@@ -53,73 +50,37 @@ def _timestamp(text: str, tz: tzinfo | None) -> datetime:
     return parse_time(text, tz)
 
 
-class TranscriptLoader:
+class TranscriptLoader(FileLoader):
     name = "transcript"
 
     def sniff(self, path: Path, head: str) -> bool:
         lines = first_lines(head, 5)
         return any(_LINE.match(line) for line in lines)
 
-    def records(
-        self,
-        path: Path,
-        *,
-        scope: str = DEFAULT_SCOPE,
-        tz: tzinfo | None = None,
-        on_error: ErrorHandler | None = None,
+    def read(
+        self, path: Path, reporter: Reporter, scope: str, tz: tzinfo | None
     ) -> Iterator[Record]:
-        path = Path(path)
-        reporter = Reporter(path, on_error)
-        session = file_stem(path)
-        source = str(path)
-        counter = TurnCounter()
-        current: tuple[int, datetime, str, list[str]] | None = None
-
-        def flush(message: tuple[int, datetime, str, list[str]]) -> Iterator[Record]:
-            line, timestamp, speaker, lines = message
-            text = "\n".join(lines).strip()
-            if not text:
-                return
-            try:
-                episode = make_episode(
-                    scope=scope,
-                    session=session,
-                    turn=counter(scope, session),
-                    speaker=speaker,
-                    text=text,
-                    timestamp=timestamp,
-                    source=source,
-                )
-            except RecordError as exc:
-                reporter.error(str(exc), line)
-                return
-            yield Record(path=source, line=line, episode=episode)
-
+        messages = LineMessages(reporter, scope=scope, session=file_stem(path))
         for lineno, line in iter_lines(path, reporter):
             m = _LINE.match(line)
             if m is None:
                 if _DATED.match(line):
-                    if current is not None:
-                        yield from flush(current)
-                        current = None
+                    yield from messages.flush()
                     reporter.error(
                         "not a message line: expected 'YYYY-MM-DD HH:MM[:SS] Speaker: text'",
                         lineno,
                     )
-                elif current is not None:
-                    current[3].append(line)
+                else:
+                    messages.add(line)
                 continue
-            if current is not None:
-                yield from flush(current)
-                current = None
+            yield from messages.flush()
             try:
                 timestamp = _timestamp(m["ts"], tz)
             except RecordError as exc:
                 reporter.error(str(exc), lineno)
                 continue
-            current = (lineno, timestamp, m["speaker"].strip(), [m["text"] or ""])
-        if current is not None:
-            yield from flush(current)
+            messages.start(lineno, timestamp, m["speaker"].strip(), m["text"] or "")
+        yield from messages.flush()
 
 
 LOADER = TranscriptLoader()

@@ -35,20 +35,17 @@ from collections.abc import Iterator
 from datetime import datetime, tzinfo
 from pathlib import Path
 
-from graphmem.model import DEFAULT_SCOPE
-
 from .base import (
-    ErrorHandler,
+    FileLoader,
     Record,
     RecordError,
     Reporter,
-    TurnCounter,
     file_stem,
     first_lines,
     iter_lines,
-    make_episode,
     make_zone_time,
 )
+from .turns import LineMessages
 
 _INVISIBLE = str.maketrans(
     {
@@ -99,7 +96,16 @@ def clean(line: str) -> str:
     return line.translate(_INVISIBLE)
 
 
-class WhatsAppLoader:
+def message_text(text: str) -> str:
+    """A message's text without the "edited" mark; "" for a placeholder (media, deleted)."""
+    if text.endswith(_EDITED):
+        text = text[: -len(_EDITED)].rstrip()
+    if text.lower() in _PLACEHOLDERS or _ATTACHED.match(text):
+        return ""
+    return text
+
+
+class WhatsAppLoader(FileLoader):
     name = "whatsapp"
 
     def __init__(self, dayfirst: bool | None = None):
@@ -140,54 +146,18 @@ class WhatsAppLoader:
         except RecordError as exc:
             raise RecordError(f"bad date/time ({order}): {exc}") from None
 
-    def records(
-        self,
-        path: Path,
-        *,
-        scope: str = DEFAULT_SCOPE,
-        tz: tzinfo | None = None,
-        on_error: ErrorHandler | None = None,
+    def read(
+        self, path: Path, reporter: Reporter, scope: str, tz: tzinfo | None
     ) -> Iterator[Record]:
-        path = Path(path)
-        reporter = Reporter(path, on_error)
         dayfirst = self.dayfirst if self.dayfirst is not None else self.detect_dayfirst(path)
-        session = file_stem(path)
-        source = str(path)
-        counter = TurnCounter()
-        current: tuple[int, datetime, str, list[str]] | None = None
-
-        def flush(message: tuple[int, datetime, str, list[str]]) -> Iterator[Record]:
-            line, timestamp, speaker, lines = message
-            text = "\n".join(lines).strip()
-            if text.endswith(_EDITED):
-                text = text[: -len(_EDITED)].rstrip()
-            if not text or text.lower() in _PLACEHOLDERS or _ATTACHED.match(text):
-                return
-            try:
-                episode = make_episode(
-                    scope=scope,
-                    session=session,
-                    turn=counter(scope, session),
-                    speaker=speaker,
-                    text=text,
-                    timestamp=timestamp,
-                    source=source,
-                )
-            except RecordError as exc:
-                reporter.error(str(exc), line)
-                return
-            yield Record(path=source, line=line, episode=episode)
-
+        messages = LineMessages(reporter, scope=scope, session=file_stem(path), tidy=message_text)
         for lineno, raw in iter_lines(path, reporter):
             line = clean(raw)
             m = header(line)
             if m is None:
-                if current is not None:
-                    current[3].append(line)
+                messages.add(line)
                 continue
-            if current is not None:
-                yield from flush(current)
-                current = None
+            yield from messages.flush()
             try:
                 timestamp = self.message_time(m, dayfirst, tz)
             except RecordError as exc:
@@ -196,9 +166,8 @@ class WhatsAppLoader:
             author = _AUTHOR.match(m["rest"])
             if author is None or _IOS_NOTICE.match(raw):
                 continue  # a system line
-            current = (lineno, timestamp, author["name"].strip(), [author["text"] or ""])
-        if current is not None:
-            yield from flush(current)
+            messages.start(lineno, timestamp, author["name"].strip(), author["text"] or "")
+        yield from messages.flush()
 
 
 LOADER = WhatsAppLoader()

@@ -72,6 +72,12 @@ class Model:
     def __init__(self):
         self.functional = {s: {} for s in SUBJECTS}
         self.members = {s: {} for s in SUBJECTS}
+        # Stated change points of functional keys: where a supersession began (kept while
+        # the point still holds a value).
+        self.change_points = {s: set() for s in SUBJECTS}
+
+    def forget_deleted_points(self, s):
+        self.change_points[s] = {p for p in self.change_points[s] if self.functional[s].get(p)}
 
     def value(self, s, p):
         return self.functional[s].get(p)
@@ -162,17 +168,22 @@ class BitemporalMachine(RuleBasedStateMachine):
     @rule(s=st.sampled_from(SUBJECTS), v=st.sampled_from(VALUES), t0=points)
     def supersede(self, s, v, t0):
         values = self.model.functional[s]
+        marks = self.model.change_points[s]
         end = next(
             (
                 p
                 for p in GRID
-                if p > t0 and values.get(p) is not None and values.get(p) != values.get(p - 1)
+                if p > t0
+                and values.get(p) is not None
+                and (values.get(p) != values.get(p - 1) or p in marks)
             ),
             11,
         )
         for p in GRID:
             if t0 <= p < end:
                 values[p] = v
+                marks.discard(p)
+        marks.add(t0)
         result = self.mem.supersede(
             s, FUNCTIONAL, v, since=at(t0), scope=SCOPE, recorded_at=self._next_tx()
         )
@@ -188,6 +199,7 @@ class BitemporalMachine(RuleBasedStateMachine):
                 if not functional:
                     members = self.model.members[s].get(p, set())
                     members.difference_update(members if v is None else {v})
+        self.model.forget_deleted_points(s)
         predicate = FUNCTIONAL if functional else SET_VALUED
         result = self.mem.retract(
             s, predicate, v, at=at(t0), scope=SCOPE, recorded_at=self._next_tx()
@@ -207,6 +219,7 @@ class BitemporalMachine(RuleBasedStateMachine):
             hit = [p for p in GRID if lo <= p < hi and values.get(p) and wrong in (None, values[p])]
             for p in hit:
                 values.pop(p)
+                self.model.change_points[s].discard(p)
                 if right:
                     values[p] = right
         else:
@@ -228,6 +241,7 @@ class BitemporalMachine(RuleBasedStateMachine):
         self.mem.erase(s, scope=SCOPE)
         self.model.functional[s] = {}
         self.model.members[s] = {}
+        self.model.change_points[s] = set()
         for _, snapshot in self.snapshots:
             snapshot.functional[s] = {}
             snapshot.members[s] = {}

@@ -108,8 +108,12 @@ def test_episodes_are_searchable_without_facts(tmp_path):
         ("s3", "2023-06-02T18:00:00Z", "My sourdough starter died while I was travelling."),
     ]
     memory.add_episodes(
-        [Episode(scope="u", session=s, turn=i, speaker="user", role="user", text=text,
-                 timestamp=at) for i, (s, at, text) in enumerate(turns)]  # fmt: skip
+        [
+            Episode(
+                scope="u", session=s, turn=i, speaker="user", role="user", text=text, timestamp=at
+            )
+            for i, (s, at, text) in enumerate(turns)
+        ]  # fmt: skip
     )
     assert memory.stats()["rows"] == 0
     result = memory.search("fixing my bicycle gears", scope="u", reference="2023-07-01")
@@ -154,8 +158,12 @@ def test_newer_statement_on_a_topic_ranks_first(tmp_path):
         ("mar", "2023-03-15T09:00:00Z", "Update: we're down to two dozen eggs in the fridge now."),
     ]
     memory.add_episodes(
-        [Episode(scope="u", session=s, turn=0, speaker="user", role="user", text=text,
-                 timestamp=at) for s, at, text in said]  # fmt: skip
+        [
+            Episode(
+                scope="u", session=s, turn=0, speaker="user", role="user", text=text, timestamp=at
+            )
+            for s, at, text in said
+        ]  # fmt: skip
     )
     question = "How many dozen eggs do we have stocked up in the fridge?"
     result = memory.search(question, scope="u", reference="2023-03-16")

@@ -169,7 +169,10 @@ class Retriever:
         w = weights or self.weights
         window, window_text = question_window(query, reference, tz)
         if as_of is not None:
-            mode, fact_filter = f"as_of {format_instant(as_of)}", SearchFilter(scope, known_at, as_of)
+            mode, fact_filter = (
+                f"as_of {format_instant(as_of)}",
+                SearchFilter(scope, known_at, as_of),
+            )
         elif window is not None:
             mode = f"window {window_text!r}"
             fact_filter = SearchFilter(scope, known_at, valid_overlap=window)
@@ -238,7 +241,9 @@ class Retriever:
         episode_ids = [c.id for c in cands if c.kind == "episode"]
         facts = {f.id: f for f in self.backend.rows(RowQuery(scope=scope, row_ids=tuple(fact_ids),
                                                              include_expired=True))}  # fmt: skip
-        episodes = {e.id: e for e in self.backend.episodes(scope, episode_ids)} if episode_ids else {}
+        episodes = (
+            {e.id: e for e in self.backend.episodes(scope, episode_ids)} if episode_ids else {}
+        )
         source_weight = {"vector": w.vector, "keyword": w.keyword, "graph": w.graph}
         best_possible = sum(source_weight.values()) / (w.rrf_k + 1)
         hits = []
@@ -253,7 +258,9 @@ class Retriever:
                 components["similarity"] = round(c.similarity, 4)
             components["rrf"] = rrf / best_possible
             when = fact.valid_from if fact is not None else episode.timestamp  # type: ignore[union-attr]
-            age_days = max((reference - when).total_seconds() / 86400, 0.0) if when.year > 1 else 3650
+            age_days = (
+                max((reference - when).total_seconds() / 86400, 0.0) if when.year > 1 else 3650
+            )
             components["recency"] = w.recency * math.pow(0.5, age_days / w.recency_half_life_days)
             importance = fact.confidence if fact is not None else 0.5
             components["importance"] = w.importance * importance
@@ -278,7 +285,6 @@ class Retriever:
                 )
             )
         return hits
-
 
     # -- newer first -------------------------------------------------------------------
     def _newer_first(self, hits: list[Hit], w: Weights) -> list[Hit]:

@@ -56,7 +56,8 @@ CREATE TABLE IF NOT EXISTS rows (
   object TEXT NOT NULL, object_id TEXT, text TEXT NOT NULL,
   valid_from INTEGER NOT NULL, valid_to INTEGER NOT NULL,
   recorded_at INTEGER NOT NULL, expired_at INTEGER NOT NULL, expired_by TEXT,
-  provenance TEXT NOT NULL, confidence REAL NOT NULL, changed INTEGER NOT NULL);
+  provenance TEXT NOT NULL, confidence REAL NOT NULL, change_point INTEGER NOT NULL,
+  changed INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS rows_family ON rows(scope, subject_id, predicate);
 CREATE INDEX IF NOT EXISTS rows_changed ON rows(changed);
 CREATE TABLE IF NOT EXISTS episodes (
@@ -72,7 +73,8 @@ CREATE INDEX IF NOT EXISTS embeddings_changed ON embeddings(changed);
 
 _ROW_COLUMNS = (
     "id, fact_id, scope, subject, subject_id, predicate, object, object_id, text, "
-    "valid_from, valid_to, recorded_at, expired_at, expired_by, provenance, confidence"
+    "valid_from, valid_to, recorded_at, expired_at, expired_by, provenance, confidence, "
+    "change_point"
 )
 
 
@@ -100,6 +102,7 @@ def _row_to_fact(r: tuple) -> Fact:
         expired_by=r[13],
         provenance=_provenance(r[14]),
         confidence=r[15],
+        change_point=bool(r[16]),
     )
 
 
@@ -108,7 +111,7 @@ def _fact_params(f: Fact, changed: int) -> tuple:
         f.id, f.fact_id, f.scope, f.subject, f.subject_id, f.predicate, f.object, f.object_id,
         f.text, to_micros(f.valid_from), to_micros(f.valid_to), to_micros(f.recorded_at),
         to_micros(f.expired_at), f.expired_by, f.provenance.model_dump_json(exclude_defaults=True),
-        f.confidence, changed,
+        f.confidence, int(f.change_point), changed,
     )  # fmt: skip
 
 
@@ -312,7 +315,7 @@ class EmbeddedBackend:
             [(to_micros(at), by, change, rid, to_micros(POS_INF)) for rid, at, by in batch.expire],
         )
         db.executemany(
-            f"INSERT INTO rows ({_ROW_COLUMNS}, changed) VALUES ({', '.join('?' * 17)})",
+            f"INSERT INTO rows ({_ROW_COLUMNS}, changed) VALUES ({', '.join('?' * 18)})",
             [_fact_params(f, change) for f in batch.insert],
         )
         db.executemany(

@@ -110,7 +110,7 @@ EXACT_LIMIT = 20_000  # vector search scores every allowed entry exactly up to t
 FACT_FIELDS = (
     "id", "fact_id", "scope", "subject", "subject_id", "predicate", "object", "object_id",
     "text", "valid_from", "valid_to", "recorded_at", "expired_at", "expired_by", "provenance",
-    "confidence",
+    "confidence", "change_point",
 )  # fmt: skip
 ENTITY_FIELDS = ("id", "scope", "name", "type", "aliases")
 EPISODE_FIELDS = (
@@ -606,6 +606,7 @@ def _fact(m: dict[str, Any]) -> Fact:
         expired_by=m["expired_by"],
         provenance=Provenance.model_validate_json(m["provenance"]),
         confidence=m["confidence"],
+        change_point=bool(m.get("change_point")),
     )
 
 

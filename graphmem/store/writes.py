@@ -73,7 +73,7 @@ class _Family:
         self.new_rows: list[Fact] = []
         for row in rows:
             self.state(row.object_id or "").rows.append(
-                CurrentRow(row.id, row.object_id or "", row.valid)
+                CurrentRow(row.id, row.object_id or "", row.valid, row.change_point)
             )
         for state in self.states.values():
             state.rows.sort(key=lambda r: r.valid)
@@ -290,6 +290,7 @@ def _emit(
                         "recorded_at": tx,
                         "expired_at": POS_INF,
                         "expired_by": None,
+                        "change_point": new.change_point,
                     }
                 )
                 family.rows_by_op.setdefault(family.last_op_index, []).append(row.id)
@@ -310,6 +311,7 @@ def _emit(
                     recorded_at=tx,
                     provenance=op.provenance,
                     confidence=op.confidence,
+                    change_point=new.change_point,
                 )
                 family.rows_by_op.setdefault(id(op), []).append(row.id)
             inserted_at[row.id] = len(batch.insert)

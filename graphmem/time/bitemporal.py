@@ -28,11 +28,13 @@ from graphmem.time.interval import Interval, coalesce, subtract_all
 
 @dataclass(frozen=True, slots=True)
 class CurrentRow:
-    """A row of a key as the planner sees it: its id, value and valid interval."""
+    """A row of a key as the planner sees it: its id, value and valid interval, and
+    whether its start is a stated change point (a supersession began there)."""
 
     row_id: str
     value: str
     valid: Interval
+    change_point: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +46,7 @@ class NewRow:
     valid: Interval
     source: str | None = None
     origin: object = None
+    change_point: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,10 +85,12 @@ class KeyState:
         else:
             self._expired.append(row.row_id)
 
-    def _add(self, value: str, valid: Interval, source: str | None, origin: object) -> None:
+    def _add(
+        self, value: str, valid: Interval, source: str | None, origin: object, change_point: bool
+    ) -> None:
         row_id = f"\x00new{next(self._ids)}"
-        self._fresh[row_id] = NewRow(value, valid, source, origin)
-        self.rows.append(CurrentRow(row_id, value, valid))
+        self._fresh[row_id] = NewRow(value, valid, source, origin, change_point)
+        self.rows.append(CurrentRow(row_id, value, valid, change_point))
         self.rows.sort(key=lambda r: r.valid)
 
     def _lineage(self, row: CurrentRow) -> tuple[str | None, object]:
@@ -102,7 +107,9 @@ class KeyState:
             self._remove(row)
             source, origin = self._lineage(row)
             for leftover in row.valid.minus(window):
-                self._add(row.value, leftover, source, origin)
+                # Only a leftover that keeps the row's start keeps its change point.
+                keeps = row.change_point and leftover.start == row.valid.start
+                self._add(row.value, leftover, source, origin, keeps)
             removed.append(row.valid.intersect(window))  # type: ignore[arg-type]
         return coalesce(removed)
 
@@ -124,7 +131,7 @@ class KeyState:
             self.delete(window, row.value)
         same = [r.valid for r in self.rows if r.value == value and r.valid.overlaps(window)]
         for gap in subtract_all(window, same):
-            self._add(value, gap, None, origin)
+            self._add(value, gap, None, origin, False)
 
     # -- operations ---------------------------------------------------------------------
     def assert_value(self, value: str, window: Interval, origin: object = None) -> None:
@@ -132,7 +139,9 @@ class KeyState:
         self.put(value, window, replace=False, origin=origin)
 
     def next_change_after(self, t0: datetime) -> datetime:
-        """The start of the first run of a value after ``t0`` (runs: same value, adjacent)."""
+        """The first recorded change after ``t0``: a stated change point (where a
+        supersession began, even to the same value), or the start of a run of a value
+        (runs: same value, adjacent)."""
         starts = []
         previous: CurrentRow | None = None
         for row in self.rows:
@@ -141,16 +150,34 @@ class KeyState:
                 and previous.value == row.value
                 and previous.valid.end == row.valid.start
             )
-            if not run_continues and row.valid.start > t0:
+            if (row.change_point or not run_continues) and row.valid.start > t0:
                 starts.append(row.valid.start)
             previous = row
         return min(starts, default=POS_INF)
 
     def supersede(self, value: str, t0: datetime, origin: object = None) -> None:
         """The world changed at ``t0``: ``value`` holds from ``t0`` until the next recorded
-        change (so back-dated supersessions arriving in any order give one timeline)."""
+        change, and ``t0`` is remembered as a change point even when the value was
+        already ``value`` there. So supersessions arriving in any order, late or
+        back-dated, give one timeline."""
         window = Interval(t0, self.next_change_after(t0))
         self.put(value, window, replace=True, origin=origin)
+        self._mark_change_point(value, t0, origin)
+
+    def _mark_change_point(self, value: str, t0: datetime, origin: object) -> None:
+        row = next(r for r in self.rows if r.valid.contains(t0))
+        if row.valid.start == t0 and row.change_point:
+            return
+        source, lineage = self._lineage(row)
+        self._remove(row)
+        if row.valid.start < t0:
+            left = Interval(row.valid.start, t0)
+            self._add(row.value, left, source, lineage, row.change_point)
+        right = Interval(t0, row.valid.end)
+        if row.valid.start == t0 and row.row_id in self._fresh:
+            self._add(value, right, source, lineage, True)
+        else:
+            self._add(value, right, None, origin, True)
 
     def retract(self, t0: datetime, value: str | None = None) -> list[Interval]:
         """``value`` (or whatever holds) stopped holding at ``t0``: delete over ``[t0, inf)``."""
