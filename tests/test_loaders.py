@@ -29,7 +29,11 @@ from graphmem.time.instant import NEG_INF, POS_INF
 
 DATA = Path(__file__).parent / "data" / "logs"
 BROKEN = DATA / "broken"
-LONGMEMEVAL = Path("/work/shared/data/longmemeval-dev/longmemeval_s_dev66.json.gz")
+# shared/ lies beside the repository (in development and in CI).
+LONGMEMEVAL = (
+    Path(__file__).resolve().parents[2] / "shared" / "data" / "longmemeval-dev"
+    / "longmemeval_s_dev66.json.gz"
+)
 
 SAMPLES = {
     "turns.jsonl": "jsonl",
