@@ -221,6 +221,19 @@ def run_one(n: int, n_queries: int, batch: int) -> dict:
         # Warm up code paths (not timed).
         for text, _ in plan[:4]:
             mem.search(text + " warm", k=10, scope=scope, reference=reference)
+        if os.environ.get("GRAPHMEM_BENCH_PROFILE"):  # where the store-side time goes
+            import cProfile
+            import pstats
+
+            for text, opts in plan[:20]:
+                mem.embedder.embed([text])
+            profile = cProfile.Profile()
+            profile.enable()
+            for text, opts in plan[:20]:
+                kwargs = {k: v for k, v in opts.items() if k != "mode"}
+                mem.search(text, k=10, scope=scope, reference=reference, **kwargs)
+            profile.disable()
+            pstats.Stats(profile, stream=sys.stderr).sort_stats("cumulative").print_stats(40)
         timings: dict[str, dict[str, list[float]]] = {}  # mode -> measure -> seconds
         recalls, ratios = [], []
         allowed_share = []

@@ -29,16 +29,8 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
-from .base import (
-    JsonDocumentLoader,
-    Record,
-    RecordError,
-    Reporter,
-    has_key,
-    looks_like_json_document,
-    normalise_role,
-)
-from .turns import Clock, Turn, conversation_id, session_records
+from .base import Record, RecordError, Reporter, has_key, looks_like_json_document, normalise_role
+from .turns import ChatExportLoader, Clock, Turn
 
 TEXT_CONTENT_TYPES = {"text", "multimodal_text"}
 
@@ -59,8 +51,13 @@ def active_branch(mapping: dict[str, Any], current: Any) -> list[dict[str, Any]]
         while key is not None and key not in seen:
             seen.add(key)
             node = mapping[key]
+            if not isinstance(node, dict):
+                raise RecordError(f"node {key!r} (a child on the branch) is not an object")
             chain.append(node)
-            children = [c for c in node.get("children") or [] if c in mapping]
+            children = node.get("children")
+            if not isinstance(children, list):
+                children = []
+            children = [c for c in children if isinstance(c, str) and c in mapping]
             key = children[-1] if children else None
         return chain
     if not isinstance(current, str) or current not in mapping:
@@ -103,26 +100,11 @@ def _messages(branch: list[dict[str, Any]]) -> Iterator[tuple[Any, dict[str, Any
             yield message.get("id", node.get("id")), message
 
 
-def _turn(message: dict[str, Any], clock: Clock) -> Turn | None:
-    author = message.get("author") or {}
-    role = normalise_role(author.get("role") if isinstance(author, dict) else None)
-    if role not in {"user", "assistant"}:
-        return None
-    if message.get("recipient") not in (None, "all"):
-        return None
-    metadata = message.get("metadata") or {}
-    if isinstance(metadata, dict) and metadata.get("is_visually_hidden_from_conversation"):
-        return None
-    text = message_text(message)
-    if text is None:
-        return None
-    clock.tick(message)
-    return Turn(speaker=role, role=role, text=text, timestamp=clock.now())
-
-
-class ChatGPTLoader(JsonDocumentLoader):
+class ChatGPTLoader(ChatExportLoader):
     name = "chatgpt"
-    item_kind = "conversation"
+    id_keys = ("conversation_id", "id")
+    name_key = "title"
+    time_key = "create_time"
 
     def sniff(self, path: Path, head: str) -> bool:
         return (
@@ -138,30 +120,30 @@ class ChatGPTLoader(JsonDocumentLoader):
         if not isinstance(mapping, dict):
             reporter.error("conversation has no 'mapping' (message tree)", line)
             return
-        session = conversation_id(
+        yield from self.conversation(
             conv,
-            ("conversation_id", "id"),
-            name_key="title",
-            time_key="create_time",
-            prefix="chatgpt_",
+            lambda: _messages(active_branch(mapping, conv.get("current_node"))),
+            line,
+            scope,
+            tz,
+            reporter,
         )
-        try:
-            branch = active_branch(mapping, conv.get("current_node"))
-        except RecordError as exc:
-            reporter.error(f"conversation {session}: {exc}", line)
-            return
-        clock = Clock(("create_time",), tz)
-        clock.start(conv, reporter, line, f"conversation {session}")
-        yield from session_records(
-            _messages(branch),
-            lambda message: _turn(message, clock),
-            reporter=reporter,
-            line=line,
-            scope=scope,
-            session=session,
-            where=f"conversation {session}",
-            kind="message",
-        )
+
+    def read_turn(self, message: dict[str, Any], clock: Clock) -> Turn | None:
+        author = message.get("author") or {}
+        role = normalise_role(author.get("role") if isinstance(author, dict) else None)
+        if role not in {"user", "assistant"}:
+            return None
+        if message.get("recipient") not in (None, "all"):
+            return None
+        metadata = message.get("metadata") or {}
+        if isinstance(metadata, dict) and metadata.get("is_visually_hidden_from_conversation"):
+            return None
+        text = message_text(message)
+        if text is None:
+            return None
+        clock.tick(message)
+        return Turn(speaker=role, role=role, text=text, timestamp=clock.now())
 
 
 LOADER = ChatGPTLoader()

@@ -21,16 +21,8 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
-from .base import (
-    JsonDocumentLoader,
-    Record,
-    RecordError,
-    Reporter,
-    has_key,
-    looks_like_json_document,
-    normalise_role,
-)
-from .turns import Clock, Turn, conversation_id, labelled, session_records
+from .base import Record, RecordError, Reporter, has_key, looks_like_json_document, normalise_role
+from .turns import ChatExportLoader, Clock, Turn, labelled
 
 
 def message_text(message: dict[str, Any]) -> str:
@@ -52,20 +44,11 @@ def message_text(message: dict[str, Any]) -> str:
     return text or ""
 
 
-def _turn(message: dict[str, Any], clock: Clock) -> Turn | None:
-    role = normalise_role(message.get("sender"))
-    if role not in {"user", "assistant"}:
-        raise RecordError(f"unknown sender {message.get('sender')!r}")
-    clock.tick(message)
-    text = message_text(message)
-    if not text.strip():
-        return None
-    return Turn(speaker=role, role=role, text=text, timestamp=clock.now())
-
-
-class ClaudeLoader(JsonDocumentLoader):
+class ClaudeLoader(ChatExportLoader):
     name = "claude"
-    item_kind = "conversation"
+    id_keys = ("uuid",)
+    name_key = "name"
+    time_key = "created_at"
 
     def sniff(self, path: Path, head: str) -> bool:
         return looks_like_json_document(head) and has_key(head, "chat_messages")
@@ -77,21 +60,19 @@ class ClaudeLoader(JsonDocumentLoader):
         if not isinstance(messages, list):
             reporter.error("conversation has no 'chat_messages' list", line)
             return
-        session = conversation_id(
-            conv, ("uuid",), name_key="name", time_key="created_at", prefix="claude_"
+        yield from self.conversation(
+            conv, lambda: labelled(messages, "uuid"), line, scope, tz, reporter
         )
-        clock = Clock(("created_at",), tz)
-        clock.start(conv, reporter, line, f"conversation {session}")
-        yield from session_records(
-            labelled(messages, "uuid"),
-            lambda message: _turn(message, clock),
-            reporter=reporter,
-            line=line,
-            scope=scope,
-            session=session,
-            where=f"conversation {session}",
-            kind="message",
-        )
+
+    def read_turn(self, message: dict[str, Any], clock: Clock) -> Turn | None:
+        role = normalise_role(message.get("sender"))
+        if role not in {"user", "assistant"}:
+            raise RecordError(f"unknown sender {message.get('sender')!r}")
+        clock.tick(message)
+        text = message_text(message)
+        if not text.strip():
+            return None
+        return Turn(speaker=role, role=role, text=text, timestamp=clock.now())
 
 
 LOADER = ClaudeLoader()

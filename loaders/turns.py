@@ -6,8 +6,10 @@ same everywhere and lives here:
 - ``session_records``: the records of a list of turns in one session (the JSON exports
   and datasets): each raw turn read by the format into a ``Turn`` (or skipped), numbered,
   turned into an ``Episode``; a bad turn is reported with where it is and skipped;
-- ``Clock``: a conversation's running time, for messages that may lack their own;
-- ``conversation_id``: an export's conversation id, or a stable stand-in;
+- ``Clock``: a conversation's running time, for messages that may lack their own
+  (chat exports, OpenAI messages);
+- ``ChatExportLoader``: the frame of a chat export (ChatGPT, Claude): a list of
+  conversations, each with an id, a name, a time and its messages;
 - ``LineMessages``: messages that run on over several lines (WhatsApp, transcripts).
 """
 
@@ -16,11 +18,20 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from functools import partial
 from typing import Any, Literal
 
 from graphmem.model import stable_id
 
-from .base import Record, RecordError, Reporter, first_key, make_episode, parse_time
+from .base import (
+    JsonDocumentLoader,
+    Record,
+    RecordError,
+    Reporter,
+    first_key,
+    make_episode,
+    parse_time,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,22 +144,66 @@ class Clock:
             self.time = parse_time(stamp[1], self.tz, field=stamp[0])
 
 
-def conversation_id(
-    conversation: dict[str, Any],
-    keys: tuple[str, ...],
-    *,
-    name_key: str,
-    time_key: str,
-    prefix: str,
-) -> str:
-    """The first set one of ``keys`` when it is a non-blank string; else a stable id made
-    from the conversation's name and time (``prefix`` + hash)."""
-    session = next((conversation[key] for key in keys if conversation.get(key)), None)
-    if isinstance(session, str) and session.strip():
-        return session
-    return stable_id(
-        str(conversation.get(name_key)), str(conversation.get(time_key)), prefix=prefix
-    )
+class ChatExportLoader(JsonDocumentLoader):
+    """A chat export: a JSON list of conversations (see ``JsonDocumentLoader``). A
+    subclass names the conversation's keys and defines ``read_turn``; its ``read_item``
+    checks what is specific to it, then hands over to ``conversation``.
+
+    - session: the first of ``id_keys`` set, when it is a non-blank string, else a stable
+      id from the conversation's ``name_key`` and ``time_key`` (``<name>_<hash>``);
+    - time: a message's own ``time_key``, else the previous message's, else the
+      conversation's (``Clock``);
+    - turns are numbered as they are kept; errors begin ``conversation <session>``.
+    """
+
+    item_kind = "conversation"
+    id_keys: tuple[str, ...]
+    name_key: str
+    time_key: str
+
+    def read_turn(self, message: dict[str, Any], clock: Clock) -> Turn | None:
+        """A message as a ``Turn`` (None: not a turn), its time from ``clock``."""
+        raise NotImplementedError
+
+    def session(self, conv: dict[str, Any]) -> str:
+        """The conversation's session name (see the class notes)."""
+        session = next((conv[key] for key in self.id_keys if conv.get(key)), None)
+        if isinstance(session, str) and session.strip():
+            return session
+        return stable_id(
+            str(conv.get(self.name_key)), str(conv.get(self.time_key)), prefix=f"{self.name}_"
+        )
+
+    def conversation(
+        self,
+        conv: dict[str, Any],
+        messages: Callable[[], Iterable[tuple[Any, Any]]],
+        line: int,
+        scope: str,
+        tz: tzinfo | None,
+        reporter: Reporter,
+    ) -> Iterator[Record]:
+        """The records of a conversation whose messages, as (id, message) pairs, are
+        ``messages()``; a ``RecordError`` from it is about the whole conversation."""
+        session = self.session(conv)
+        where = f"conversation {session}"
+        try:
+            pairs = messages()
+        except RecordError as exc:
+            reporter.error(f"{where}: {exc}", line)
+            return
+        clock = Clock((self.time_key,), tz)
+        clock.start(conv, reporter, line, where)
+        yield from session_records(
+            pairs,
+            partial(self.read_turn, clock=clock),
+            reporter=reporter,
+            line=line,
+            scope=scope,
+            session=session,
+            where=where,
+            kind="message",
+        )
 
 
 class LineMessages:

@@ -165,3 +165,19 @@ def test_a_bad_record_in_a_batch_leaves_nothing_of_that_batch(tmp_path):
     assert mem.stats()["episodes"] == 0 and mem.stats()["rows"] == 0
     report = mem.load(log, scope="b", batch_size=10, skip_bad=True)
     assert report.episodes_added == 3 and len(report.errors) == 1 and ":3" in report.errors[0]
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        [{"mapping": {"a": {"children": ["b"]}, "b": 5}}],
+        [{"mapping": {"a": {"children": [["x"]]}}}],
+        [{"mapping": {"a": {"children": 7}}}],
+    ],
+)
+def test_a_malformed_chatgpt_message_tree_is_refused_or_empty_never_a_crash(tmp_path, document):
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps(document))
+    with contextlib.suppress(GraphmemError):
+        list(iter_records(path, format="chatgpt"))
+    assert list(iter_records(path, format="chatgpt", skip_bad=True, report=[])) == []

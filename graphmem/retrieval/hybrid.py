@@ -223,9 +223,11 @@ class Retriever:
             return []
         ranked: list[tuple[str, float]] = []
         seen: set[str] = set()
-        ids = [e.id for e in mentioned]
-        for depth, entity_ids in enumerate((ids, sorted(self.backend.neighbours(f.scope, ids)))):
-            for entity_id in entity_ids:
+        ids = sorted(e.id for e in mentioned)
+        for depth in (0, 1):
+            if depth == 1:  # neighbours only when the named entities gave too few facts
+                ids = sorted(self.backend.neighbours(f.scope, ids))
+            for entity_id in ids:
                 for row in self.backend.rows(_row_query(f, entity_id)):
                     if row.id not in seen:
                         seen.add(row.id)

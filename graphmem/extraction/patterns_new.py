@@ -1,0 +1,186 @@
+"""The vocabulary the rule regexes are written in.
+
+A rule regex is a template with fragments written as ``<NAME>``: ``<SUBJ>`` (who the
+clause is about: "I", "my sister Ana", "Ana, my sister,", "Ana", "he"), ``<AUX>`` (the
+auxiliaries and adverbs between subject and verb: "'ve just", "will", "no longer"),
+``<PERSON>``, ``<REL>`` (a relation word or pet species, with modifiers such as "older"),
+and alternations of the word lists in :mod:`graphmem.extraction.lexicon` (``<JOB>``,
+``<LANG>``, ``<DIET>``...). :func:`pattern` compiles a template; the templates themselves
+live beside the handlers that read their matches (the ``facts_*`` modules).
+"""
+
+from __future__ import annotations
+
+import re
+
+from graphmem.extraction.lexicon import (
+    DEMONYMS,
+    DIETS,
+    HOBBY_GAMES,
+    JOB_NOUNS,
+    LANGUAGES,
+    MONTHS,
+    NUMBER_WORDS,
+    PET_SPECIES,
+    RELATIONS,
+)
+
+NAME_TOKEN = r"[A-Z](?:[a-zà-ÿ]+|[’'][A-Z][a-zà-ÿ]+)(?:-[A-Z]?[a-zà-ÿ]+|['’][A-Z][a-zà-ÿ]+)*"
+PERSON = rf"(?:{NAME_TOKEN}(?:\s+{NAME_TOKEN}){{0,2}})"
+PERSON_LIST = rf"(?:{PERSON}(?:(?:\s*,\s*|\s+and\s+|\s*,\s*and\s+){PERSON})*)"
+_REL_WORDS = "|".join(sorted((re.escape(w) for w in RELATIONS), key=len, reverse=True))
+_PET_WORDS = "|".join(sorted((re.escape(w) for w in PET_SPECIES), key=len, reverse=True))
+
+
+def alternation_words(words) -> str:
+    """Regex alternatives for ``words``, longest first, spaces matching any whitespace."""
+    escaped = {re.escape(w).replace(r"\ ", r"\s+").replace("'", "['’]") for w in words}
+    return "|".join(sorted(escaped, key=len, reverse=True))
+
+
+REL_MODIFIERS = (
+    r"(?:(?:older|younger|little|big|baby|twin|new|best|eldest|oldest|youngest|elder|step|dear|"
+    r"lovely|current)\s+)*"
+)
+REL = rf"(?:{REL_MODIFIERS}(?i:{_REL_WORDS}|{_PET_WORDS}))"
+PET = rf"(?i:{_PET_WORDS})"
+FIRST = r"(?<![\w'’])(?:I|i)(?![\w])"
+POSS = r"(?i:my|our)"
+SUBJ = (
+    rf"(?P<who>{FIRST}|{POSS}\s+{REL}(?:\s*,?\s+{PERSON}\b,?)?|{PERSON}\s*,\s+{POSS}\s+{REL}\s*,"
+    rf"|(?<![\w'’]){PERSON}(?![\w'’])|\b(?i:he|she)\b)"
+)
+AUX_PHRASES = (
+    "am",
+    "is",
+    "are",
+    "was",
+    "were",
+    "have",
+    "has",
+    "had",
+    "will",
+    "shall",
+    "just",
+    "now",
+    "currently",
+    "also",
+    "still",
+    "recently",
+    "finally",
+    "actually",
+    "really",
+    "already",
+    "officially",
+    "been",
+    "be",
+    "going to",
+    "gonna",
+    "used to",
+    "then",
+    "even",
+    "both",
+    "too",
+    "basically",
+    "literally",
+    "honestly",
+    "mostly",
+    "only",
+    "originally",
+    "always",
+    "never",
+    "no longer",
+    "not",
+    "do",
+    "does",
+    "did",
+    "don't",
+    "doesn't",
+    "didn't",
+    "do not",
+    "does not",
+    "did not",
+    "haven't",
+    "hasn't",
+    "hadn't",
+    "won't",
+    "isn't",
+    "aren't",
+    "wasn't",
+    "weren't",
+    "definitely",
+    "happily",
+    "temporarily",
+    "permanently",
+    "soon",
+    "eventually",
+    "ever",
+    "probably",
+    "newly",
+    "absolutely",
+    "totally",
+    "truly",
+    "seriously",
+    "kind of",
+    "sort of",
+    "all",
+    "unfortunately",
+    "sadly",
+    "luckily",
+    "proudly",
+)
+AUX = r"(?:\s*(?:['’](?:m|s|ve|ll|re|d))\b|\s+(?i:" + alternation_words(AUX_PHRASES) + r")\b)*"
+
+
+_PROJ = r"(?P<proj>(?:(?!\b(?:is|was|has|had|got)\b)[^,;])+?)"
+_NOT_MOD = (
+    r"(?!(?:of|the|a|an|and|at|for|in|with|to|my|your|his|her|our|their|not|big|huge|fan|bit|"
+    r"little|lot|kind|sort|very|really|total|complete|great|good|bad|amazing|terrible|wonderful|"
+    r"excellent|awesome|fantastic|decent|natural|born|better|best|worse|worst|fine|real|true|"
+    r"terrific|brilliant|horrible|lousy|proud|such|quite|pretty|so|an?)\b|\w+ing\s)"
+)
+_PARTNER = r"(?i:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?)"
+
+
+# Job nouns in lower case or capitalised ("Engineer"), plus upper-case titles ("CTO").
+_JOB_RE = (
+    "(?:"
+    + "|".join(
+        sorted(
+            (
+                re.escape(w).replace(r"\ ", r"\s+").replace(w[0], f"[{w[0]}{w[0].upper()}]", 1)
+                for w in JOB_NOUNS
+                if w[0].isalpha()
+            ),
+            key=len,
+            reverse=True,
+        )
+    )
+    + "|CEO|CTO|CFO|COO|CMO|CIO|VP|SVP|PM)"
+)
+
+
+def pattern(template: str) -> re.Pattern[str]:
+    """Compile a rule template, substituting the fragments written as ``<NAME>``."""
+    fragments = {
+        "<SUBJ>": SUBJ, "<AUX>": rf"(?P<aux>{AUX})", "<PERSONS>": PERSON_LIST,
+        "<PERSON>": PERSON, "<REL>": REL, "<PET>": PET, "<I>": FIRST, "<POSS>": POSS,
+        "<JOB>": _JOB_RE, "<LANG>": alternation(LANGUAGES),
+        "<DIET>": alternation(DIETS), "<DEMONYM>": alternation(DEMONYMS),
+        "<MONTH>": alternation(MONTHS), "<NUM>": alternation(NUMBER_WORDS),
+        "<HOBBY>": alternation(HOBBY_GAMES), "<PARTNER>": _PARTNER, "<PROJ>": _PROJ,
+        "<NOT_MOD>": _NOT_MOD,
+    }  # fmt: skip
+    for key, value in fragments.items():
+        template = template.replace(key, value)
+    return re.compile(template)
+
+
+def alternation(words) -> str:
+    """A regex alternation group of ``words``, longest first, spaces matching any whitespace."""
+    return "(?:" + alternation_words(words) + ")"
+
+
+def relation_word(text: str) -> str:
+    """The relation word without its modifiers: "my older sister" -> "sister"."""
+    return re.sub(r"^(?:" + REL_MODIFIERS + ")", "", text.lower()).strip()
