@@ -182,7 +182,7 @@ def evaluate(mem: Memory, questions: list[dict], systems: dict, verbose: bool) -
             rows[("abstention (_abs) " if abstain else "") + q["question_type"]].append(m)
             if not abstain:
                 rows["overall (non-_abs)"].append(m)
-            if m["all@10"] < 1 or m.get("newest_first", 1) < 1:
+            if m["any@5"] < 1 or m["all@10"] < 1 or m.get("newest_first", 1) < 1:
                 misses.append((q, ranked, m))
         ordered = {t: rows[t] for t in TYPES}
         ordered["overall (non-_abs)"] = rows["overall (non-_abs)"]

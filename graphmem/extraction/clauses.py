@@ -28,6 +28,7 @@ from graphmem.extraction.guards import negation
 from graphmem.extraction.lexicon import words
 from graphmem.extraction.objects import clean
 from graphmem.extraction.patterns import PERSON, REL
+from graphmem.extraction.secrets import find_secrets
 from graphmem.time.natural import TimeExpression
 
 # ---------------------------------------------------------------------------
@@ -44,12 +45,17 @@ def mask_quotes(text: str) -> str:
     return _QUOTED.sub(lambda m: " " * len(m.group()), text)
 
 
-def mask_spans(text: str, spans) -> str:
+def _blank(text: str, spans) -> str:
     """``text`` with each ``(start, end)`` span blanked out."""
     chars = list(text)
     for start, end in spans:
         chars[start:end] = " " * (end - start)
     return "".join(chars)
+
+
+def mask(text: str) -> str:
+    """``text`` with quoted passages and secrets blanked out, offsets unchanged."""
+    return _blank(mask_quotes(text), [m.span for m in find_secrets(text)])
 
 
 _ABBREVIATIONS = frozenset(
@@ -174,21 +180,21 @@ def discourse_prefix(text: str) -> int:
 # ---------------------------------------------------------------------------
 # Correction markers: how a clause opens ("sorry,", "actually,") or ends (", not Berlin")
 
-STRONG_CORRECTION = re.compile(
+_STRONG_CORRECTION = re.compile(
     r"^(?:(?i:(?:sorry|oops|whoops|my\s+bad|my\s+mistake|correction|scratch\s+that|i\s+misspoke|"
     r"let\s+me\s+correct\s+(?:that|myself)|to\s+correct\s+myself|typo)\b[,:;!.\s\-–—]*"
     r"|(?:no|nope|wait|sorry)[,!.:;\-–—]+\s*))+(?:(?i:i\s+meant(?:\s+to\s+say)?|i\s+mean)\b"
     r"(?:\s+that)?[,:]?\s*)?|^(?i:i\s+meant(?:\s+to\s+say)?|i\s+mean)\b(?:\s+that)?[,:]?\s*"
 )
-SURE_CORRECTION = re.compile(
+_SURE_CORRECTION = re.compile(
     r"(?i)\b(?:sorry|oops|whoops|my\s+bad|my\s+mistake|correction|scratch\s+that|misspoke|"
     r"correct|typo|i\s+meant?)\b"
 )
-WEAK_CORRECTION = re.compile(r"^(?i:actually|in\s+fact|rather)\b[,:]?\s*")
-TRAILING_NOT = re.compile(
+_WEAK_CORRECTION = re.compile(r"^(?i:actually|in\s+fact|rather)\b[,:]?\s*")
+_TRAILING_NOT = re.compile(
     r"(?P<comma>,)?(?<!\s)\s*+(?:(?i:and|but)\s+)?(?i:not)\s+(?P<wrong>[^,;]+?)\s*[.!]?$"
 )
-CORRECTION_ONLY = re.compile(
+_CORRECTION_ONLY = re.compile(
     r"(?i)(?:(?:sorry|oops|whoops|my\s+bad|my\s+mistake|correction|wait|no|nope|scratch\s+that|"
     r"i\s+misspoke)[\s,.!:;\-–—]*)+"
 )
@@ -248,10 +254,10 @@ def read_clause(
     """The clause ``text[start:end]``; ``last_who``: the subject an elided clause borrows."""
     raw = text[start:end]
     skip = discourse_prefix(raw)
-    strong = STRONG_CORRECTION.match(raw, skip)
+    strong = _STRONG_CORRECTION.match(raw, skip)
     if strong and strong.end() > skip:
         skip = strong.end()
-    weak = WEAK_CORRECTION.match(raw, skip)
+    weak = _WEAK_CORRECTION.match(raw, skip)
     if weak:
         skip = weak.end()
     body = raw[skip:]
@@ -264,10 +270,10 @@ def read_clause(
         correction=marked or pending in ("strong", "contra"),
     )
     c.contradiction = (pending == "contra" or marked) and not (
-        pending == "strong" or (marked and SURE_CORRECTION.search(strong.group()))
+        pending == "strong" or (marked and _SURE_CORRECTION.search(strong.group()))
     )
     c.weak = bool(weak) or pending == "weak"
-    trailing = TRAILING_NOT.search(body)
+    trailing = _TRAILING_NOT.search(body)
     it_is = _IT_IS.match(body)
     if (
         trailing
@@ -288,11 +294,11 @@ def read_clause(
 
 def marker_only(c: Clause) -> bool:
     """A clause that is only "Sorry," / "Wait, no," / "Actually,": about the next clause."""
-    return not c.text.strip() or bool(CORRECTION_ONLY.fullmatch(c.text))
+    return not c.text.strip() or bool(_CORRECTION_ONLY.fullmatch(c.text))
 
 
 def mark_for_next(c: Clause, raw: str) -> str | None:
     """The ``pending`` mark a :func:`marker_only` clause (``raw``) hands to the next."""
     if c.correction or c.text.strip():
-        return "strong" if SURE_CORRECTION.search(raw) else "contra"
+        return "strong" if _SURE_CORRECTION.search(raw) else "contra"
     return "weak" if c.weak else None

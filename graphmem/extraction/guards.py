@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import re
 
-QUESTION = re.compile(
+_QUESTION = re.compile(
     r"^(?i:(?:do|does|did|am|is|are|was|were|have|has|had|can|could|would|will|should|shall|"
     r"may|might|must|isn['’]t|aren['’]t|don['’]t|doesn['’]t|didn['’]t|wasn['’]t|haven['’]t)\s+"
     r"(?:i|you|he|she|we|they|it|my|your|the|there|[a-z]+['’]s)\b|(?:what|where|when|who|whom|"
     r"whose|which|why|how)(?:['’]s|\s+(?:do|does|did|is|are|was|were|am|have|has|had|can|"
     r"could|would|will|should|much|many|long|old|about))\b)"
 )
-HYPOTHETICAL = re.compile(
+_HYPOTHETICAL = re.compile(
     r"\b(?i:if|unless|might|could|would|should|maybe|perhaps|possibly|probably|hopefully|"
     r"wish|wishes|wished|hope|hopes|hoping|want\s+to|wants\s+to|wanna|would\s+like|thinking\s+"
     r"(?:about|of)|considering|consider|contemplating|debating|wondering|wonder|dream(?:ing)?\s+"
@@ -37,7 +37,7 @@ HYPOTHETICAL = re.compile(
     r"fantasi[sz]e|fantasi[sz]ing|daydream\w*|plan\s+b|or\s+not)\b"
     r"|\b(?:I|i|you|he|she|we|they)['’]d\b|\bmay\s+(?!\d)(?=[a-z])"
 )
-REPORTED = re.compile(
+_REPORTED = re.compile(
     r"(?P<who>\b\w+['’]?\w*)\s+(?:(?:really|still|also|just|kind\s+of|even|always|probably)\s+)*"
     r"(?i:think|thinks|thought|believe|believes|believed|said|says|say|told|tells|tell|claim|"
     r"claims|claimed|assume|assumes|assumed|guess|guesses|guessed|suspect|suspects|suspected|"
@@ -50,8 +50,8 @@ REPORTED = re.compile(
     r"|\b(?i:according\s+to|apparently|supposedly|allegedly|rumou?r(?:ed|s)?|reportedly|"
     r"in\s+(?:his|her|their)\s+(?:opinion|view|mind)|as\s+if)\b"
 )
-SELF_REPORT_OK = re.compile(r"(?i)^(?:told|tell|tells|mention|mentioned|said|say|says|wrote)$")
-IMPERATIVE = re.compile(
+_SELF_REPORT_OK = re.compile(r"(?i)^(?:told|tell|tells|mention|mentioned|said|say|says|wrote)$")
+_IMPERATIVE = re.compile(
     r"^(?:(?i:please|pls|kindly|now|also|then|just|and|from\s+now\s+on|going\s+forward|"
     r"new\s+instructions?|system|assistant|note\s+to\s+self)[,:]?\s+)*"
     r"(?i:ignore|disregard|forget|store|save|remember|record|write|note|log|add|update|set|"
@@ -68,32 +68,32 @@ IMPERATIVE = re.compile(
     r"shall|may\s+now|can\s+now)|i\s+(?:want|need|would\s+like|['’]d\s+like)\s+you\s+to|"
     r"(?:can|could|would|will)\s+you|make\s+sure|be\s+sure)\b"
 )
-NEGATION = re.compile(
+_NEGATION = re.compile(
     r"\b(?i:not|never|no\s+longer|cannot|nobody|nothing|neither|nor|none|no)\b|n['’]t\b"
 )
-CEASED = re.compile(r"(?i)\b(?:no\s+longer|anymore|any\s+more|any\s+longer|not\s+\w+\s+now)\b")
-REPORT_FRAME = re.compile(
+_CEASED = re.compile(r"(?i)\b(?:no\s+longer|anymore|any\s+more|any\s+longer|not\s+\w+\s+now)\b")
+_REPORT_FRAME = re.compile(
     r"^(?i:according\s+to\s+[\w'’]+(?:\s+[\w'’]+)?|apparently|supposedly|allegedly|reportedly|"
     r"rumou?r\s+has\s+it(?:\s+that)?|word\s+is|(?:[\w'’]+\s+){1,3}(?:says?|said|thinks?|thought|"
     r"believes?|claims?|claimed|told\s+me|heard|insists?|mentioned)(?:\s+that)?)\s*[,:]?\s*$"
 )
-RELATIVE = re.compile(
+_RELATIVE = re.compile(
     r",\s*(?i:which|who|where|because|since|although|though|as|even\s+though)\b"
     r"|(?<!\s)\s++(?i:because|although|though|which|even\s+though|so\s+that)\b"
 )
 
 
-def main_part(text: str) -> str:
+def _main_part(text: str) -> str:
     """The clause without a trailing relative or causal part ("..., which I love")."""
-    cut = RELATIVE.search(text)
+    cut = _RELATIVE.search(text)
     return text[: cut.start()] if cut else text
 
 
 def _reported(text: str) -> bool:
-    for match in REPORTED.finditer(text):
+    for match in _REPORTED.finditer(text):
         who = (match.group("who") or "").lower()
         verb = match.group(0).split()[-1]
-        if who == "i" and SELF_REPORT_OK.match(verb):
+        if who == "i" and _SELF_REPORT_OK.match(verb):
             continue  # "I told you I moved": the speaker's own statement
         return True
     return False
@@ -102,20 +102,20 @@ def _reported(text: str) -> bool:
 def mutes_sentence(text: str) -> bool:
     """True for a request to the assistant or a frame of what others say ("According to
     Bob,"): the rest of the sentence is its content, not a fact."""
-    return bool(REPORT_FRAME.match(text) or IMPERATIVE.match(text.strip()))
+    return bool(_REPORT_FRAME.match(text) or _IMPERATIVE.match(text.strip()))
 
 
 def blocked(text: str) -> bool:
     """True when the clause is a question, a hypothetical, or reported speech."""
     body = text.strip()
-    main = main_part(body)
+    main = _main_part(body)
     return bool(
-        body.endswith("?") or QUESTION.match(body) or HYPOTHETICAL.search(main) or _reported(main)
+        body.endswith("?") or _QUESTION.match(body) or _HYPOTHETICAL.search(main) or _reported(main)
     )
 
 
 def negation(text: str) -> tuple[bool, bool]:
     """``(negated, ceased)``: "I don't live in Oslo"; "I no longer live in Oslo"."""
-    main = main_part(text)
-    negated = bool(NEGATION.search(main))
-    return negated, negated and bool(CEASED.search(main))
+    main = _main_part(text)
+    negated = bool(_NEGATION.search(main))
+    return negated, negated and bool(_CEASED.search(main))

@@ -24,8 +24,9 @@ Vague phrases ("recently", "now", "these days") count as the timestamp; "as of X
 counts as "since X"; "now" turns a present state of a functional predicate into a
 change ("I'm now vegetarian" -> ``supersede``).
 
-The aspect comes from the verb's form and its auxiliaries (:func:`aspect_of`): "lived" is
-past, "have lived" a present state, "moved" a change, "am moving" or "will move" future.
+The aspect comes from the verb's form and its auxiliaries (:func:`aspect_of`): "lived"
+is past, "have lived" a present state, "moved" a change, "am moving" or "will move"
+future.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ VAGUE_TIMES = frozenset(
 
 _AS_OF = re.compile(r"(?i)\b(?:as\s+of|effective|with\s+effect\s+from)\s*$")
 _NOW = re.compile(r"(?i)(?<!right\s)\bnow\b(?!\s+and\s+then)")
-FUTURE_AUX = re.compile(r"(?i)\b(?:will|shall|going\s+to|gonna)\b|['’]ll\b")
+_FUTURE_AUX = re.compile(r"(?i)\b(?:will|shall|going\s+to|gonna)\b|['’]ll\b")
 PERFECT_AUX = re.compile(r"(?i)\b(?:have|has)\b|['’]ve\b")
 BE_AUX = re.compile(r"(?i)\b(?:am|is|are|was|were|be|been)\b|['’](?:m|s|re)\b")
 PAST_AUX = re.compile(r"(?i)\b(?:was|were|had)\b")
@@ -75,7 +76,7 @@ def aspect_of(aux: str, form: str) -> str | None:
     """The aspect of a verb of ``form`` (state/past/change/prog/base) after ``aux``."""
     if re.search(r"(?i)\bused\s+to\b", aux):
         return None
-    future = bool(FUTURE_AUX.search(aux))
+    future = bool(_FUTURE_AUX.search(aux))
     if form == "state":
         if future:
             return "future"

@@ -27,7 +27,7 @@ from graphmem.model import Episode
 from graphmem.time.instant import NEG_INF, POS_INF
 from graphmem.time.natural import TimeExpression, find_time_expressions
 
-HOUSEHOLD = frozenset({"lives_in", "owns_pet", "owns"})  # what "we ..." says about the speaker
+_HOUSEHOLD = frozenset({"lives_in", "owns_pet", "owns"})  # what "we ..." says about the speaker
 
 
 @dataclass
@@ -169,7 +169,7 @@ def emit(
         if who is None and "who" in m.re.groupindex and m.group("who") is not None:
             who = m.group("who")
         subj = x.subject(who, c.span)
-    if subj is None or not subj.name or (subj.plural and predicate not in HOUSEHOLD):
+    if subj is None or not subj.name or (subj.plural and predicate not in _HOUSEHOLD):
         return []
     when = valid_time(x, c, predicate, aspect, obj_span, timed)
     if when is None:
@@ -181,7 +181,15 @@ def emit(
             continue
         out.append(
             Draft(
-                op, subj.name, predicate, obj, start, end, c.span, time_text, confidence=subj.confidence
+                op,
+                subj.name,
+                predicate,
+                obj,
+                start,
+                end,
+                c.span,
+                time_text,
+                confidence=subj.confidence,
             )
         )
     return out

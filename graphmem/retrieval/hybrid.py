@@ -65,6 +65,7 @@ class Weights:
     importance: float = 0.05
     window: float = 0.3
     window_after: float = 0.5  # share of ``window`` for episodes said after the window
+    role: float = 0.1  # for turns of the speaker the question is about (see ``asks_about``)
     candidates: int = 50  # per source, before fusion
     newer_first: float = 0.5  # cosine at which two episodes are on one topic; >1: off
     newer_first_margin: float = 0.1  # how far a newer one may trail and still go first
@@ -206,7 +207,7 @@ class Retriever:
             collect("episode", "vector", found["vector"])
             collect("episode", "keyword", found["keyword"])
 
-        hits = self._score(candidates.values(), w, scope, reference, window)
+        hits = self._score(candidates.values(), w, scope, reference, window, asks_about(query))
         hits.sort(key=lambda h: -h.score)
         if w.newer_first <= 1.0:
             hits = self._newer_first(hits, w)
@@ -237,7 +238,9 @@ class Retriever:
         return ranked
 
     # -- fusion --------------------------------------------------------------------------
-    def _score(self, candidates, w: Weights, scope: str, reference: datetime, window) -> list[Hit]:
+    def _score(
+        self, candidates, w: Weights, scope: str, reference: datetime, window, speaker: str
+    ) -> list[Hit]:
         cands = list(candidates)
         fact_ids = [c.id for c in cands if c.kind == "fact"]
         episode_ids = [c.id for c in cands if c.kind == "episode"]
@@ -274,6 +277,8 @@ class Retriever:
                     components["window"] = w.window * w.window_after  # told afterwards
                 else:
                     components["window"] = 0.0
+            if episode is not None and w.role and episode.role == speaker:
+                components["role"] = w.role
             score = sum(v for key, v in components.items() if key in _ADDITIVE)
             hits.append(
                 Hit(
@@ -325,7 +330,21 @@ class Retriever:
         return out
 
 
-_ADDITIVE = ("rrf", "recency", "importance", "window", "newer_first")
+_ADDITIVE = ("rrf", "recency", "importance", "window", "role", "newer_first")
+
+_ASSISTANT_RECALL = re.compile(
+    r"\b(?:you|your)\b[^.?!]{0,60}?\b(?:said|told|mentioned|suggested|recommended|provided|"
+    r"gave|listed|shared|explained|described|wrote|made|created|came up with|remind)\b"
+    r"|\b(?:our|the) (?:previous|last|earlier) (?:conversation|chat|discussion)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_about(query: str) -> str:
+    """Whose words a question is after: ``"assistant"`` when it recalls what the assistant
+    said ("you mentioned", "can you remind me", "our previous conversation"), else
+    ``"user"`` (what the user said, did or has)."""
+    return "assistant" if _ASSISTANT_RECALL.search(query) else "user"
 
 
 def _row_query(f: SearchFilter, entity_id: str) -> RowQuery:

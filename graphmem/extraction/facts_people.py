@@ -1,0 +1,144 @@
+"""People in the speaker's life: family, partner, friends, manager (by relation word).
+
+"my wife is Maria", "Dana is my manager", "I have a sister named Ana", "Ana's manager is
+Rui", "I married Maria", "Maria and I broke up", and any mention of a named relation
+("my sister Ana lives in Porto": ``sibling(speaker, Ana)`` besides where Ana lives).
+Relation words and the predicates they give are in
+:data:`graphmem.extraction.lexicon.RELATIONS`; a pet species works the same way
+("my cat Tom" -> ``owns_pet``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from graphmem.extraction.clauses import Clause
+from graphmem.extraction.lexicon import PET_SPECIES, PLURAL_SPECIES, RELATIONS
+from graphmem.extraction.objects import names
+from graphmem.extraction.patterns import pattern, relation_word
+from graphmem.extraction.timing import BE_AUX, aspect_of
+from graphmem.extraction.turn import Draft, Turn, emit
+
+REL_IS = pattern(
+    r"(?i:my|our)\s+(?P<rel><REL>)(?i:s|es)?(?:['’]s\s+(?i:names?))?\s+(?i:is|are|'s|’s)"
+    r"\s+(?i:now\s+|called\s+|named\s+)*(?P<obj><PERSONS>)(?![\w'’])"
+)
+IS_REL = pattern(
+    r"(?P<obj><PERSON>)\s+(?i:is|'s|’s|has\s+been|became)\s+(?i:now\s+)?(?i:my|our)"
+    r"\s+(?P<rel><REL>)\b"
+)
+HAVE_REL = pattern(
+    r"<I><AUX>\s+(?P<v>(?i:have|has|got|adopted|rescued|had))\s+(?:(?i:a|an|one|two|three|"
+    r"four|five|six|\d+|another)\s+)?(?:(?i:new|little|baby|rescue|pet|young|older|"
+    r"younger|big|twin)\s+)*(?P<rel><REL>)(?i:s|es)?(?:\s*,\s*|\s+(?i:named|called)\s+|"
+    r"\s*[:–—-]\s*)(?P<obj><PERSONS>)"
+)
+
+
+def relation(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "my wife is Maria", "Dana is my manager", "I have a sister named Ana"."""
+    people = names(m.group("obj"))
+    if not x.first_person or not people:
+        return []
+    key = relation_word(m.group("rel"))
+    singular = key.rstrip("s")
+    key = PLURAL_SPECIES.get(
+        key, singular if singular in RELATIONS or singular in PET_SPECIES else key
+    )
+    predicate = "owns_pet" if key in PET_SPECIES else RELATIONS.get(key)
+    if predicate is None:
+        return []
+    for name in people:
+        x.relation(key, name, (0, 0))
+    verb = (m.groupdict().get("v") or "").lower()
+    is_new = bool(re.search(r"(?i)\bnew\b", m.group(0))) or verb in ("got", "adopted", "rescued")
+    aspect = "past" if verb == "had" else "change" if is_new else "state"
+    return emit(x, c, m, predicate, people, aspect, subject=x.episode.speaker)
+
+
+POSS_REL = pattern(
+    r"(?P<who><PERSON>)['’]s\s+(?P<rel><REL>)\s+(?i:is|was)\s+(?i:now\s+)?(?P<obj><PERSON>)"
+    r"(?![\w'’])"
+)
+
+
+def poss_relation(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "Ana's manager is Rui": a relation between two third parties."""
+    key = relation_word(m.group("rel"))
+    predicate = "owns_pet" if key in PET_SPECIES else RELATIONS.get(key)
+    if predicate is None:
+        return []
+    return emit(x, c, m, predicate, [m.group("obj")], "state")
+
+
+MENTION = pattern(r"(?i:my|our)\s+(?P<rel><REL>)(?i:s|es)?\s*,?\s+(?P<obj><PERSONS>)(?![\w'’])")
+
+
+def mention(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "my sister Ana", "my kids Tom and Jerry" anywhere in the clause: the relation itself."""
+    if not x.first_person:
+        return []
+    out = []
+    for name in names(m.group("obj")):
+        out += x.relation(m.group("rel"), name, c.span)
+    return out
+
+
+PARTNER = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:got\s+married\s+to|got\s+engaged\s+to|married\s+to|married|"
+    r"engaged\s+to|started\s+dating|started\s+seeing|dating|in\s+a\s+relationship\s+with|"
+    r"tied\s+the\s+knot\s+with))\s+(?:(?i:his|her|their|my)\s+(?i:long-time\s+)?<PARTNER>,?\s+)?"
+    r"(?P<obj><PERSON>)(?![\w'’])"
+)
+
+
+def partner(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "I married Maria", "Ana is dating Rui"."""
+    verb = " ".join(m.group("v").lower().split())
+    aux = m.group("aux") or ""
+    if re.match(r"got|started|tied", verb) or (verb == "married" and not BE_AUX.search(aux)):
+        aspect = "change"
+    else:
+        aspect = aspect_of(aux, "state")
+    x.memory.people["partner"] = m.group("obj")
+    return emit(x, c, m, "partner", [m.group("obj")], aspect)
+
+
+PARTNER_PAIR = pattern(
+    r"(?P<obj><PERSON>)\s+(?i:and)\s+<I>\s+(?P<v>(?i:got\s+married|got\s+engaged|"
+    r"tied\s+the\s+knot|started\s+dating|are\s+married|are\s+engaged|are\s+dating|"
+    r"have\s+been\s+(?:married|together|dating)|broke\s+up|split\s+up|separated|divorced|"
+    r"got\s+divorced))\b"
+)
+
+
+def partner_pair(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "Maria and I got married / broke up"."""
+    verb = " ".join(m.group("v").lower().split())
+    aspect = (
+        "retract"
+        if re.search(r"broke|split|separat|divorc", verb)
+        else ("change" if re.match(r"got|tied|started", verb) else "state")
+    )
+    return emit(x, c, m, "partner", [m.group("obj")], aspect, subject=x.me)
+
+
+BREAKUP = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:broke\s+up\s+with|split\s+up\s+with|split\s+from|"
+    r"separated\s+from|divorced|got\s+divorced\s+from|dumped|divorcing))"
+    r"\s+(?P<obj><PERSON>)"
+)
+BREAKUP_BARE = pattern(
+    r"(?:(?P<who><I>)|(?i:my|our)\s+(?P<rel><PARTNER>)(?:\s+(?P<obj><PERSON>))?\s+(?i:and)"
+    r"\s+<I>)<AUX>\s+(?i:broke\s+up|split\s+up|separated|got\s+divorced|divorced)\b"
+)
+
+
+def breakup(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "I broke up with Rui", "my girlfriend and I split up": the remembered partner."""
+    name = m.groupdict().get("obj") or x.memory.people.get("partner")
+    rel = m.groupdict().get("rel")
+    if rel and not name:
+        name = x.memory.people.get(relation_word(rel))
+    who = m.groupdict().get("who") or "I"
+    return emit(x, c, m, "partner", [name], "retract", who=who)

@@ -1,0 +1,76 @@
+"""Where people live: ``lives_in``.
+
+"I live in Berlin", "we live in Porto", "I moved to Lyon last month", "I'm moving
+to Oslo next month", "my new address is in Ghent". A move still to come needs a date
+("I'm moving to Oslo" alone is left to the ``plans`` rule); "I left Berlin" is read with
+leaving a job, in :mod:`graphmem.extraction.facts_work`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from graphmem.extraction.clauses import Clause
+from graphmem.extraction.objects import entity, object_end
+from graphmem.extraction.patterns import pattern
+from graphmem.extraction.timing import aspect_of, time_in, verb_form
+from graphmem.extraction.turn import Draft, Turn, emit
+
+_MOVE_FORMS = {
+    r"moved|relocated|emigrated|immigrated|settled": "change",
+    r"moving|relocating": "prog",
+    r"move|moves|relocate|relocates": "base",
+}
+_LIVE_FORMS = {r"lived|resided": "past", r"settled": "change"}
+
+
+def _place(c: Clause, pos: int):
+    found = entity(c, pos)
+    if found is None:  # "a small flat in Berlin"
+        later = re.compile(r"\s(?:in|near)\s+(?=[A-Z])").search(c.s, pos, object_end(c, pos))
+        if later and later.start() - pos < 40:
+            found = entity(c, later.end(), lowercase_ok=False)
+    return found
+
+
+LIVE = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:live|lives|living|lived|reside|resides|residing|resided|"
+    r"based))\s+(?i:here\s+)?(?:(?i:with)\s+(?:(?i:my|our)\s+)?(?:\w+\s+){1,3}?)?(?i:in)\s+"
+)
+
+
+def lives(x: Turn, c: Clause, m: re.Match, forms=_LIVE_FORMS) -> list[Draft] | None:
+    found = _place(c, m.end())
+    if not found:
+        return []
+    aspect = aspect_of(m.group("aux") or "", verb_form(m.group("v"), forms))
+    if "now" in (m.group("aux") or "").lower().split() and aspect == "state":
+        aspect = "change"
+    if aspect == "future" and time_in(c, found[:2]) is None:
+        return None  # "I'm moving to Oslo": left to the plans rule
+    return emit(x, c, m, "lives_in", [found[2]], aspect, obj_span=found[:2])
+
+
+MOVE = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:moved|relocated|move|moves|moving|relocate|relocates|"
+    r"relocating|emigrated|immigrated|settled))\s+(?i:back\s+|over\s+|permanently\s+|"
+    r"here\s+|down\s+|up\s+|all\s+the\s+way\s+)?(?:(?i:from)\s+[\w'’.\-]+(?:\s+[A-Z][\w'’.\-]*)?"
+    r"\s+)?(?i:to|into|in)\s+"
+)
+
+
+def moves(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    return lives(x, c, m, _MOVE_FORMS)
+
+
+HOME = pattern(
+    r"(?i:my)\s+(?P<new>(?i:new)\s+)?(?i:home|address|place|flat|apartment|house)"
+    r"\s+(?i:is)\s+(?i:now\s+)?(?i:in)\s+"
+)
+
+
+def home(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "my (new) home is in Ghent"."""
+    found = _place(c, m.end())
+    aspect = "change" if m.group("new") else "state"
+    return emit(x, c, m, "lives_in", [found[2]], aspect, subject=x.me) if found else []

@@ -1,0 +1,147 @@
+"""What is to come: ``plans`` and ``deadline``.
+
+"I'm planning to learn Italian", "I'm going to adopt a dog", "the deadline for
+Apollo is June 3", "the report is due Friday", "the launch was pushed to October". Plans
+worded with "going to" need a real plan (not "I'm going to check it out") and a
+destination ("going to Japan") needs a future date. A deadline without a project names
+the one the speaker last gave a deadline for, else the project they work on; its date
+is read as the next such date and written by grain (``2024-05-17``, ``2024-06``).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from graphmem.errors import InvalidTimeError
+from graphmem.extraction.clauses import Clause
+from graphmem.extraction.lexicon import words
+from graphmem.extraction.objects import POINTS_BACK, phrase, project_name
+from graphmem.extraction.patterns import pattern
+from graphmem.extraction.timing import BE_AUX, PAST_AUX, PERFECT_AUX, VAGUE_TIMES, start_of, time_in
+from graphmem.extraction.turn import Draft, Turn, emit
+from graphmem.time.instant import NEG_INF, POS_INF
+from graphmem.time.natural import resolve_time
+
+_CHANGED = re.compile(
+    r"(?i)\b(?:moved|pushed|extended|postponed|delayed|brought|"
+    r"changed|shifted|bumped|slipped|now|new|rescheduled)\b"
+)
+_ERRANDS = frozenset(
+    words(
+        "check try look contact ask call give use take read see make get do book follow email "
+        "text reach order write send share let put keep start go bring tell pick grab stick add "
+        "test run save print buy wait stop continue note remember"
+    )
+)
+_PLAN_SKIP = frozenset(words("be have need try say tell ask think wait let see get do"))
+
+
+def deadline_date(x: Turn, c: Clause, after: int) -> tuple[str, str] | None:
+    """The date a deadline clause names after ``after``, formatted by its grain, and the
+    time phrase."""
+    found = [
+        te
+        for te in x.future_times(c)
+        if c.relative(te)[0] >= after and te.text.lower() not in VAGUE_TIMES
+    ]
+    if not found:  # a bare month after "to" ("pushed to October") is only read on request
+        rest = c.s[after:].strip(" .!?").split()
+        for n in range(min(4, len(rest)), 0, -1):
+            try:
+                found = [resolve_time(" ".join(rest[:n]), x.ts, prefer="future")]
+                break
+            except InvalidTimeError:
+                continue
+    if not found:
+        return None
+    te = found[0]
+    moment = te.interval.start
+    if te.kind in ("until", "before") or moment == NEG_INF:
+        moment = te.interval.end - timedelta(microseconds=1)
+    if te.grain == "month":
+        return moment.strftime("%Y-%m"), te.text
+    if te.grain == "year":
+        return moment.strftime("%Y"), te.text
+    return moment.date().isoformat(), te.text
+
+
+DEADLINE_OF = pattern(
+    r"(?i:the\s+|a\s+|our\s+|my\s+)?(?i:new\s+)?(?i:deadline|due\s+date)\s+(?i:for|of|on)"
+    r"\s+<PROJ>\s+(?i:is|was|has\s+been|had\s+been|got|will\s+be|'s|’s|moved|slipped|"
+    r"changed|shifted)\b"
+)
+DEADLINE_BARE = pattern(
+    r"^(?i:the\s+)?(?i:new\s+)?(?i:deadline|due\s+date)\s+(?i:is|was|has\s+been|got)\b"
+)
+DEADLINE_POSS = pattern(
+    r"(?P<proj>(?:(?i:the|our|my)\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)(?:['’]s)"
+    r"?\s+(?i:deadline|due\s+date)\s+(?i:is|was|has\s+been|got|will\s+be|moved|slipped)\b"
+)
+DEADLINE_DUE = pattern(
+    r"(?P<proj>(?:(?i:the|our|my)\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)\s+(?i:is|are|was|"
+    r"will\s+be)\s+(?i:now\s+)?(?i:due)\b"
+)
+DEADLINE_MOVED = pattern(
+    r"(?P<proj>(?:(?i:the|our|my)\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)\s+(?i:was|got|"
+    r"has\s+been|is\s+being)\s+(?i:pushed|moved|postponed|delayed|rescheduled)"
+    r"\s+(?i:back\s+|out\s+)?(?i:to|until)\b"
+)
+DEADLINE_BY = pattern(
+    r"(?i:need|needs|have|has|got)\s+(?i:to)\s+(?i:ship|finish|deliver|submit|launch|hand\s+in|"
+    r"complete|release|wrap\s+up)\s+(?P<proj>(?:(?i:the|our|my)\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)"
+    r"(?=\s+(?i:by|before)\b)"
+)
+
+
+def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    subject = project_name(m.group("proj")) if m.groupdict().get("proj") else None
+    if subject is None and x.memory.last is not None:
+        last = x.memory.last
+        subject = (
+            last[0]
+            if last[1] == "deadline"
+            else next(
+                (o for (_, p), o in reversed(x.memory.known.items()) if p == "works_on"), None
+            )
+        )
+    date = deadline_date(x, c, m.end())
+    if not subject or not date:
+        return []
+    op = "supersede" if _CHANGED.search(c.s) else "assert"
+    return [Draft(op, subject, "deadline", date[0], x.ts, POS_INF, c.span, date[1])]
+
+
+PLANS = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:planning|plan|plans|planned|intend|intends|intending|"
+    r"decided|going|gonna|about))\s+(?:(?i:on)\s+)?(?P<to>(?i:to)\s+)?"
+)
+
+
+def plans(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    verb, aux = m.group("v").lower(), m.group("aux") or ""
+    if verb == "planned" or (verb in ("going", "about") and not BE_AUX.search(aux)):
+        return None
+    if verb == "going" and not m.group("to"):
+        return None
+    if verb == "going" and PERFECT_AUX.search(aux):
+        return []  # "I've been going to the trail": a habit, not a plan
+    if PAST_AUX.search(aux) and not PERFECT_AUX.search(aux):
+        return []  # "I was planning to": not any more
+    pos = m.end()
+    noun = re.compile(r"(?:the\s+|a\s+|an\s+|my\s+)?[A-Z]|the\s|a\s|an\s").match(c.s, pos)
+    found = phrase(c, pos, max_words=8)
+    if not found:
+        return []
+    plan = found[2]
+    if verb in ("going", "gonna") and m.group("to") and noun:
+        when = start_of(time_in(c))
+        if when is None or when <= x.ts:
+            return []  # "I'm going to Japan": only with a date to come
+        plan = "go to " + plan
+    first = plan.split()[0].lower()
+    if first in _PLAN_SKIP or (
+        verb in ("going", "gonna") and (first in _ERRANDS or POINTS_BACK.search(plan))
+    ):
+        return []  # "I'm going to check them out": conversation, not a plan
+    return emit(x, c, m, "plans", [plan], "state", obj_span=found[:2], timed=False)

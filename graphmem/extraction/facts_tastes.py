@@ -1,0 +1,188 @@
+"""Tastes and pastimes: ``likes``, ``dislikes``, ``hobby``.
+
+"I love jazz and hiking", "I like to swim" (-> "swimming"), "my favourite band is
+Muse", "I can't stand olives", "I don't like olives" (a dislike, not a negated like),
+"I play tennis", "I took up pottery", "I gave up chess". Replies to the assistant's
+suggestions ("I like the idea of...", "I love the schedule", "I love it") are not
+tastes, and neither are habits taken up or dropped ("I started working late", "I stopped
+smoking").
+"""
+
+from __future__ import annotations
+
+import re
+
+from graphmem.extraction.clauses import Clause
+from graphmem.extraction.lexicon import HOBBY_GAMES, words
+from graphmem.extraction.objects import POINTS_BACK, clean, gerund, phrase_or_gerund, split_list
+from graphmem.extraction.patterns import pattern
+from graphmem.extraction.timing import aspect_of
+from graphmem.extraction.turn import Draft, Turn, emit
+
+_NEGATED_AUX = re.compile(r"n['’]t|\bnot\b|\bnever\b")
+_REACTION = re.compile(
+    r"\s*(?:(?i:the|this|that|these|those|your|all\s+the)\s+(?![A-Z])|(?i:it|them|that|this)\b"
+    r"|(?i:(?:an?\s+)?(?:idea|ideas|sound|look|suggestions?|tips|recommendations?|plan|"
+    r"schedule|list|options?|approach|concept|format|layout)\b))"
+)
+_NOT_HOBBIES = frozenset(
+    words(
+        "working living dating seeing reporting eating being going getting feeling thinking "
+        "looking using trying doing having making taking saying telling wondering planning "
+        "considering waking sleeping drinking noticing paying spending saving wearing buying "
+        "checking tracking keeping putting bringing asking talking coming leaving moving "
+        "preparing packing researching experiencing struggling worrying"
+    )
+)
+
+
+LIKES = pattern(
+    r"<SUBJ><AUX>\s+(?:(?i:really|absolutely|totally|just|truly|genuinely|especially|"
+    r"kinda|kind\s+of|sort\s+of|still|also|both|definitely|do|always|secretly|actually)"
+    r"\s+)*(?P<v>(?i:like|likes|love|loves|adore|adores|enjoy|enjoys|prefer|prefers|liked|"
+    r"loved|enjoyed|adored|(?:a\s+)?(?:big\s+|huge\s+|massive\s+|great\s+)?fan\s+of|into|"
+    r"obsessed\s+with|crazy\s+about|passionate\s+about|fond\s+of|keen\s+on|addicted\s+to))"
+    r"\s+"
+)
+
+
+def likes(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    aux = m.group("aux") or ""
+    if _NEGATED_AUX.search(aux) and not c.ceased:
+        return None  # "I don't like olives": the dislike rule
+    if _REACTION.match(c.s, m.end()):
+        return []  # "I like the idea of...", "I love the schedule": a reply, not a taste
+    found = phrase_or_gerund(c, m.end())
+    if not found:
+        return []
+    verb = m.group("v").lower()
+    form = "past" if verb in ("liked", "loved", "enjoyed", "adored") else "state"
+    value = found[2]
+    if verb.startswith("prefer"):  # "I prefer tea over coffee"
+        value = re.split(r"\s+(?:over|to|rather\s+than|instead\s+of)\s+", value)[0]
+    items = [i for i in split_list(value) if len(i.split()) <= 6 and not POINTS_BACK.search(i)]
+    if re.match(r"(?i)to\s", c.s[m.end() :]):  # "I like to swim, dance and do yoga"
+        items = [gerund(i.split()[0]) + i[len(i.split()[0]) :] for i in items]
+    return emit(x, c, m, "likes", items, aspect_of(aux, form))
+
+
+FAVOURITE = pattern(r"(?i:my)\s+(?i:favou?rite|fave|favorite)\s+(?:[\w\-]+\s+){1,2}?(?i:is|are)\s+")
+
+
+def favourite(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "my favourite band is Muse"."""
+    found = phrase_or_gerund(c, m.end(), max_words=6)
+    return emit(x, c, m, "likes", [found[2]], "state", subject=x.me) if found else []
+
+
+DISLIKES = pattern(
+    r"<SUBJ><AUX>\s+(?:(?i:really|absolutely|totally|just|truly|genuinely|kinda|kind\s+of|"
+    r"honestly|seriously|still|also|actually)\s+)*(?P<v>(?i:hate|hates|dislike|dislikes|"
+    r"detest|detests|loathe|loathes|despise|despises|can['’]?t\s+stand|cannot\s+stand|"
+    r"hated|disliked|like|likes|enjoy|enjoys|care\s+for|(?:a\s+)?(?:big\s+|huge\s+)"
+    r"?fan\s+of))\s+"
+)
+
+
+def dislikes(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """ "I hate olives", "I don't like olives" (the rule reads negation itself)."""
+    verb, aux = " ".join(m.group("v").lower().split()), m.group("aux") or ""
+    negated = bool(_NEGATED_AUX.search(aux))
+    positive = bool(re.search(r"\b(?:like|likes|enjoy|enjoys|care|fan)\b", verb))
+    if positive and not negated:
+        return None
+    if (positive and c.ceased) or (not positive and negated and not c.ceased):
+        return []  # "I don't hate olives"
+    found = phrase_or_gerund(c, m.end())
+    if not found:
+        return []
+    items = [i for i in split_list(found[2]) if len(i.split()) <= 6]
+    past = verb in ("hated", "disliked") or re.search(r"(?i)\bdid", aux)
+    return emit(x, c, m, "dislikes", items, aspect_of(aux, "past" if past else "state"))
+
+
+HOBBY_LIST = pattern(
+    r"(?i:my)\s+(?:(?i:main|favou?rite|new|latest|big)\s+)?(?i:hobby|hobbies|pastime|"
+    r"pastimes|passion)\s+(?i:is|are|include|includes|has\s+become|became|"
+    r"these\s+days\s+(?:is|are))\s+"
+)
+
+
+def hobby_list(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "my hobbies are chess and climbing"."""
+    found = phrase_or_gerund(c, m.end())
+    items = split_list(found[2]) if found else []
+    return emit(x, c, m, "hobby", items, "state", subject=x.me)
+
+
+HOBBY_PLAY = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:play|plays|playing|played|do|does|doing|did|practice|"
+    r"practise|practices|practises|practicing|practising|go|goes|went|going))"
+    r"\s+(?:(?i:a\s+lot\s+of|some|lots\s+of|the)\s+)?(?P<obj>(?i:<HOBBY>)|(?!to\b)"
+    r"[a-z]+ing)\b"
+)
+
+
+def hobby_play(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "I play tennis", "I go climbing"."""
+    verb = m.group("v").lower()
+    if verb == "going":
+        return []
+    form = "past" if verb in ("played", "did", "practiced", "practised", "went") else "state"
+    aspect = aspect_of(m.group("aux") or "", form)
+    return emit(x, c, m, "hobby", [clean(m.group("obj")).lower()], aspect)
+
+
+def _activity(c: Clause, pos: int):
+    """``(span, activity, first word)`` at ``pos``: "playing the piano" -> "piano"."""
+    found = phrase_or_gerund(c, pos, max_words=4)
+    if not found:
+        return None
+    activity = re.sub(r"(?i)^(?:playing|doing|practi[cs]ing)\s+(?:the\s+)?(?=\w)", "", found[2])
+    return found[:2], activity, found[2].split()[0].lower()
+
+
+def _sounds_like_hobby(activity: str, first: str) -> bool:
+    return first.endswith("ing") or activity.lower() in HOBBY_GAMES
+
+
+HOBBY_START = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:took\s+up|taken\s+up|take\s+up|taking\s+up|picked\s+up|"
+    r"started|began|got\s+into|gotten\s+into|getting\s+into|got\s+really\s+into))\s+"
+)
+
+
+def hobby_start(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """ "I took up pottery", "I started climbing", "I got into chess"."""
+    verb = " ".join(m.group("v").lower().split())
+    found = _activity(c, m.end())
+    if not found:
+        return []
+    span, activity, first = found
+    if verb in ("started", "began", "start", "begin") and not _sounds_like_hobby(activity, first):
+        return None
+    if first in _NOT_HOBBIES or re.match(
+        r"(?i)(?:the|a|my)\s+(?:habit|routine|practice)\b", c.s[m.end() :].lstrip()
+    ):
+        return None
+    if "into" in verb and activity[:1].isupper():
+        return None  # "I got into Tame Impala's album": a taste, not an activity
+    aspect = aspect_of(m.group("aux") or "", "prog" if verb.startswith("getting") else "change")
+    return emit(x, c, m, "hobby", [activity], aspect, obj_span=span)
+
+
+HOBBY_STOP = pattern(r"<SUBJ><AUX>\s+(?P<v>(?i:gave\s+up|given\s+up|quit|stopped))\s+")
+
+
+def hobby_stop(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """ "I gave up chess", "I stopped running"."""
+    found = _activity(c, m.end())
+    if not found:
+        return []
+    _, activity, first = found
+    verb = m.group("v").lower()
+    if not verb.startswith(("gave", "given")) and not _sounds_like_hobby(activity, first):
+        return None
+    if first in _NOT_HOBBIES or first in ("smoking", "drinking", "vaping"):
+        return []
+    return emit(x, c, m, "hobby", [activity], "retract")

@@ -1,0 +1,139 @@
+"""What people have: ``owns_pet``, ``owns``, ``drives``.
+
+A pet is named when named ("Tom"), else by species ("cat"), and "the cat" resolves to
+the remembered name. "Tom died" is a pet's death only when Tom is a known pet. Things
+owned are the words of :data:`graphmem.extraction.lexicon.POSSESSIONS` or a brand ("I
+bought a Vespa"); "I got Whiskers a new scratching post" is a gift, not a possession.
+"""
+
+from __future__ import annotations
+
+import re
+
+from graphmem.extraction.clauses import Clause
+from graphmem.extraction.lexicon import PLURAL_SPECIES, POSSESSIONS
+from graphmem.extraction.objects import names, phrase
+from graphmem.extraction.patterns import pattern
+from graphmem.extraction.timing import aspect_of
+from graphmem.extraction.turn import Draft, Turn, emit
+
+
+def _pet_name(x: Turn, species: str | None, name: str | None) -> str | None:
+    if name:
+        return name
+    species = PLURAL_SPECIES.get((species or "").lower(), (species or "").lower())
+    return x.memory.pets.get(species) or species or None
+
+
+PET_HAVE = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:have|has|own|owns|got|adopted|rescued|bought|had))"
+    r"\s+(?P<q>(?i:a|an|one|two|three|four|five|\d+|another|the|my|some))\s+(?:(?i:new|"
+    r"little|pet|rescue|old|black|white|grey|gray|ginger|orange|tabby|golden|small|big|"
+    r"cute|young|senior|baby|fluffy|lazy)\s+)*(?P<sp><PET>|(?i:puppies|kitties|bunnies|"
+    r"mice))(?i:s|es)?\b"
+    r"(?:(?:\s*,\s*|\s+(?i:named|called)\s+|\s+)(?P<obj><PERSONS>)(?![\w'’]))?"
+)
+
+
+def pet_have(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "I have a cat named Tom", "we adopted two kittens", "I had a dog"."""
+    verb = m.group("v").lower()
+    species = m.group("sp").lower()
+    species = PLURAL_SPECIES.get(species, species)
+    form = (
+        "change"
+        if verb in ("got", "adopted", "rescued", "bought")
+        else ("past" if verb == "had" else "state")
+    )
+    aspect = aspect_of(m.group("aux") or "", form)
+    pets = names(m.group("obj"))
+    if pets:
+        subj = x.subject(m.group("who"), (0, 0))
+        if subj and subj.name == x.episode.speaker:
+            x.memory.pets[species] = pets[-1]
+        return emit(x, c, m, "owns_pet", pets, aspect)
+    obj = _pet_name(x, species, None) if m.group("q") in ("the", "my") else species
+    return emit(x, c, m, "owns_pet", [obj], aspect)
+
+
+PET_GONE = pattern(
+    r"(?:(?i:my|our)\s+(?i:old\s+|beloved\s+|sweet\s+|little\s+)?(?P<sp1><PET>)"
+    r"\s+(?P<n1><PERSON>)|(?P<n2><PERSON>)(?:\s*,?\s+(?i:the|my|our)\s+(?P<sp2><PET>),?)?|"
+    r"(?i:my|our|the)\s+(?i:old\s+|beloved\s+)?(?P<sp3><PET>))\s+(?i:just\s+|sadly\s+|"
+    r"recently\s+|finally\s+|unexpectedly\s+)?(?i:died|passed\s+away|passed|ran\s+away|"
+    r"went\s+missing|was\s+put\s+down|had\s+to\s+be\s+put\s+down|got\s+run\s+over|"
+    r"was\s+rehomed|is\s+gone|is\s+no\s+longer\s+with\s+us|"
+    r"crossed\s+the\s+rainbow\s+bridge)\b"
+)
+PET_PUT_DOWN = pattern(
+    r"(?:<I>|\b(?i:we))\s+(?:(?i:had|have)\s+to\s+)?(?i:put|gave|give|rehomed|rehome|lost)"
+    r"\s+(?:(?i:down|away)"
+    r"\s+)?(?:(?i:my|our|the)\s+(?P<sp4><PET>)(?:\s+(?P<n1><PERSON>))?|(?P<n3><PERSON>))"
+    r"(?:\s+(?i:down|to\s+sleep|away|up\s+for\s+adoption))?\b"
+)
+
+
+def pet_gone(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """ "my cat Tom died", "we had to put the dog down"."""
+    groups = m.groupdict()
+    name = groups.get("n1") or groups.get("n2") or groups.get("n3")
+    species = groups.get("sp1") or groups.get("sp2") or groups.get("sp3") or groups.get("sp4")
+    if name and not species and name not in x.memory.pets.values():
+        return None  # "Tom died" about a person
+    if not x.first_person:
+        return []
+    obj = _pet_name(x, species, name)
+    return emit(x, c, m, "owns_pet", [obj], "retract", subject=x.episode.speaker)
+
+
+OWNS = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:own|owns|bought|purchased|got|have|has))\s+(?i:myself\s+|"
+    r"herself\s+|himself\s+)?(?=(?i:a|an|the|two|my\s+first|one)\s|[A-Z])"
+)
+
+
+def owns(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """ "I own a cabin", "I bought a Vespa", "I have a 3D printer"."""
+    verb = m.group("v").lower()
+    found = phrase(c, m.end(), max_words=5)
+    if not found:
+        return []
+    obj = re.split(r"\s+(?:in|on|at|for|from|with|that|which|to)\s+", found[2])[0]
+    if re.match(r"[A-Z]\w*\s+(?:a|an|some|the|my)\s", obj):
+        return []  # "I got Whiskers a new scratching post": bought for someone else
+    head = obj.lower().split()[-1]
+    if verb not in ("own", "owns") and head not in POSSESSIONS and not re.search(r"\b[A-Z]", obj):
+        return None
+    form = "state" if verb in ("own", "owns", "have", "has") else "change"
+    if verb in ("have", "has") and head not in POSSESSIONS:
+        return None
+    return emit(x, c, m, "owns", [obj], aspect_of(m.group("aux") or "", form))
+
+
+OWNS_GONE = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:sold|gave\s+away|got\s+rid\s+of|donated|traded\s+in|totaled|"
+    r"totalled|wrecked))\s+(?i:my|our|the|his|her)\s+"
+)
+
+
+def owns_gone(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """ "I sold my car"."""
+    found = phrase(c, m.end(), max_words=4)
+    if not found or re.match(r"(?i)job|position|role", found[2]):
+        return None
+    return emit(x, c, m, "owns", [found[2]], "retract")
+
+
+DRIVES = pattern(r"<SUBJ><AUX>\s+(?P<v>(?i:drive|drives|driving|drove))\s+(?=(?i:a|an)\s|[A-Z])")
+
+
+def drives(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "I drive a Golf"."""
+    found = phrase(c, m.end(), max_words=4)
+    if not found:
+        return []
+    obj = re.split(r"\s+(?:to|in|on|at|for|from|with|every)\s+", found[2])[0]
+    if obj.lower() in ("lot", "bit", "little", "while") or obj.lower().startswith("lot "):
+        return []  # "I've been driving a lot"
+    aspect = aspect_of(m.group("aux") or "", "past" if m.group("v") == "drove" else "state")
+    return emit(x, c, m, "drives", [obj], aspect)

@@ -1,0 +1,307 @@
+"""Work and study: ``works_at``, ``studies_at``, ``job_title``, ``works_on``, ``manager``.
+
+Schools ("Riverside High", "University of ...") and degrees ("started a PhD at") give
+``studies_at``, not ``works_at``. "left X" is ``lives_in`` when X is a known place (a
+small gazetteer, or the speaker's known city) and ``works_at`` otherwise; "I quit
+tennis" ends a hobby and "I left the Apollo project" a ``works_on``. Leaving still to
+come ("I'm leaving Acme") counts only when dated.
+"""
+
+from __future__ import annotations
+
+import re
+
+from graphmem.extraction.clauses import Clause
+from graphmem.extraction.lexicon import HOBBY_GAMES, JOB_NOUNS, PLACES
+from graphmem.extraction.objects import clean, entity, object_end, phrase, project_name
+from graphmem.extraction.patterns import alternation, pattern
+from graphmem.extraction.timing import (
+    BE_AUX,
+    PAST_AUX,
+    PERFECT_AUX,
+    aspect_of,
+    start_of,
+    time_in,
+    verb_form,
+)
+from graphmem.extraction.turn import Draft, Turn, emit
+
+_WORK_FORMS = {r"worked|interned": "past"}
+_JOIN_FORMS = {
+    r"(?:join|joins|start|starts|begin|begins)\b.*": "base",
+    r"(?:joining|starting)\b.*": "prog",
+}
+_SCHOOL = re.compile(
+    r"\b(?:School|High|Elementary|Academy|College|University|Kindergarten|"
+    r"Preschool|Nursery|Polytechnic|Gymnasium|Lyc[ée]e)\b"
+)
+_AS_TITLE = re.compile(
+    rf"\s+as\s+(?:an?\s+|the\s+)?((?:[\w\-]+\s+){{0,3}}?(?i:{alternation(JOB_NOUNS)})s?)\b"
+)
+_AS_ANY_TITLE = re.compile(r"\s+as\s+an?\s+((?:[\w\-]+\s+){0,2}[\w\-]+)\s*[.!]?\s*$")
+_PROJECT_STOP = re.compile(
+    r"[,;.!?]|\s(?:and|but|because|since|for|with|at|until|from)\s"
+    r"|\s+(?:anymore|any\s+more|any\s+longer|now|again|already|too)\b"
+)
+_HOBBY_QUIT = re.compile(rf"(?i)({alternation(HOBBY_GAMES)}|[a-z]+ing)\b")
+
+
+def _employer(name: str) -> str:
+    """``works_at``, or ``studies_at`` for a school ("Riverside High")."""
+    return "studies_at" if _SCHOOL.search(name) else "works_at"
+
+
+def _project(c: Clause, pos: int) -> str | None:
+    stop = _PROJECT_STOP.search(c.s, pos, object_end(c, pos))
+    chunk = c.s[pos : stop.start() if stop else object_end(c, pos)]
+    return project_name(chunk)
+
+
+def _cessation(c: Clause, upcoming: bool) -> str | None:
+    """ "retract"; for a leaving still to come ("I'm leaving Acme") only when dated."""
+    return "retract" if not upcoming or start_of(time_in(c)) else None
+
+
+WORKS = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:work|works|working|worked|employed|interning|interned))"
+    r"\s+(?:(?i:full[-\s]time|part[-\s]time|remotely|fully\s+remote)\s+)?(?i:at|for|by)\s+"
+)
+
+
+def works(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "I work at Acme (as a nurse)"."""
+    found = entity(c, m.end())
+    if not found:
+        return []
+    aspect = aspect_of(m.group("aux") or "", verb_form(m.group("v"), _WORK_FORMS))
+    out = emit(x, c, m, _employer(found[2]), [found[2]], aspect, obj_span=found[:2])
+    title = _AS_TITLE.match(c.s, found[1]) or _AS_ANY_TITLE.match(c.s, found[1])
+    if out and title:
+        out += emit(x, c, m, "job_title", [title.group(1)], aspect)
+    return out
+
+
+JOIN = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:joined|join|joins|joining|(?:started|start|starts|starting|"
+    r"began|begin)\s+(?:a\s+new\s+job\s+|my\s+new\s+job\s+|working\s+|work\s+|"
+    r"an\s+internship\s+)?(?:at|with|for)|got\s+(?:a\s+|the\s+)?(?:new\s+)?(?:job|"
+    r"position|role|gig|internship)\s+(?:at|with)|(?:accepted|took)\s+(?:a|an|the)"
+    r"\s+(?:new\s+)?(?:job|position|role|offer|internship)\s+(?:at|with|from)|(?:got|was|"
+    r"been|were|get)\s+hired\s+(?:at|by)|signed\s+with|(?:started|start|starting|began|"
+    r"begin|enrolled\s+in|began)\s+(?:a|an|my)\s+(?:phd|doctorate|master['’]?s|mba|degree|"
+    r"bachelor['’]?s|course|program(?:me)?|apprenticeship)(?:\s+(?:in|on)\s+[\w\s]+?)?\s+"
+    r"(?:at|with)))\s+"
+)
+
+
+def join(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "I joined Acme", "I start at Acme on Monday", "I started a PhD at ETH"."""
+    project = _project(c, m.end())
+    verb = m.group("v").lower()
+    form = verb_form(verb, _JOIN_FORMS)
+    aspect = aspect_of(m.group("aux") or "", "change" if form == "state" else form)
+    if re.search(r"(?i)\bproject\b", c.s[m.end() :]) and project:
+        return emit(x, c, m, "works_on", [project], aspect)
+    found = entity(c, m.end(), lowercase_ok=not verb.startswith("join"))
+    if not found:
+        return []
+    if aspect == "future" and time_in(c, found[:2]) is None:
+        return []
+    degree = re.search(
+        r"(?i)phd|doctorate|master|mba|degree|bachelor|course|program|enrolled", verb
+    )
+    predicate = "studies_at" if degree else _employer(found[2])
+    return emit(x, c, m, predicate, [found[2]], aspect, obj_span=found[:2])
+
+
+EMPLOYER = pattern(
+    r"(?i:my)\s+(?P<new>(?i:new|current)\s+)?(?i:job\s+is\s+at|job\s+is\s+with|"
+    r"employer\s+is|company\s+is|workplace\s+is)\s+(?i:now\s+)?"
+)
+
+
+def employer(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "my (new) employer is Acme"."""
+    found = entity(c, m.end())
+    aspect = "change" if m.group("new") else "state"
+    if not found:
+        return []
+    return emit(x, c, m, "works_at", [found[2]], aspect, subject=x.me, obj_span=found[:2])
+
+
+LEAVE = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:left|leave|leaving|quit|quitting|resigned\s+from|"
+    r"retired\s+from|moved\s+out\s+of|moved\s+away\s+from|stepped\s+down\s+from))"
+    r"\s+(?!(?i:my|his|her|the)\s+job\b)"
+)
+
+
+def leave(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "I left Acme / Berlin / the Apollo project", "I quit tennis"."""
+    verb = " ".join(m.group("v").lower().split())
+    aspect = _cessation(c, upcoming=bool(re.match(r"leav|quitting", verb)))
+    rest = c.s[m.end() :]
+    if re.match(r"(?i)(?:the\s+)?(?:[\w\-]+\s+){0,3}project\b|project\s", rest):
+        return emit(x, c, m, "works_on", [_project(c, m.end())], aspect)
+    hobby = _HOBBY_QUIT.match(rest)
+    if hobby and verb in ("quit", "quitting"):
+        return emit(x, c, m, "hobby", [hobby.group(1).lower()], aspect)
+    found = entity(c, m.end(), lowercase_ok=False)
+    if not found:
+        return []
+    name = found[2]
+    subj = x.subject(m.group("who"), (0, 0))
+    known = {
+        p
+        for (s, p), o in x.memory.known.items()
+        if subj and s == subj.name and o.lower() == name.lower()
+    }
+    moved_out = "moved" in verb
+    if moved_out or "lives_in" in known or (name in PLACES and "works_at" not in known):
+        return emit(x, c, m, "lives_in", [name], aspect, obj_span=found[:2])
+    return emit(x, c, m, "works_at", [name], aspect, obj_span=found[:2])
+
+
+JOB_LOSS = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:(?:quit|left|lost|leaving|quitting)\s+(?:my|his|her)"
+    r"\s+(?:job|position|role)|(?:got|been|was|were|getting)\s+(?:fired|laid\s+off|"
+    r"let\s+go|sacked|made\s+redundant)|retired|resigned|unemployed|out\s+of\s+work|"
+    r"between\s+jobs))(?P<prep>\s+(?i:at|with|from|by)\s+)?"
+)
+
+
+def job_loss(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "I quit my job (at Acme)", "I got laid off", "I retired"."""
+    org = entity(c, m.end(), lowercase_ok=False) if m.group("prep") else None
+    upcoming = bool(re.search(r"(?i)leaving|quitting|getting", m.group("v")))
+    return emit(x, c, m, "works_at", [org[2] if org else None], _cessation(c, upcoming))
+
+
+JOB_TITLE = pattern(
+    r"<SUBJ><AUX>\s+(?:(?P<v>(?i:(?:got\s+|been\s+|was\s+|were\s+|just\s+got\s+)"
+    r"?promoted\s+to|became|become|becoming|started\s+as|started\s+working\s+as|"
+    r"working\s+as|work\s+as|works\s+as|worked\s+as|employed\s+as|hired\s+as))\s+"
+    r"(?:(?i:an?|the)\s+)?|(?i:an?|the)\s+)(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}?<JOB>s?)\b"
+)
+WORK_AS = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:work|works|working|worked))\s+(?i:as)\s+(?:(?i:an?|the)\s+)"
+    r"?(?P<title>[\w\-]+(?:\s+[\w\-]+){0,3}?)(?=\s+(?:at|for|in|with|since)\b|\s*[,.;!]|"
+    r"\s*$)"
+)
+
+
+def job_title(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """ "I'm a nurse (at St Mary's)", "I got promoted to senior engineer"."""
+    verb, aux = (m.group("v") or "").lower(), m.group("aux") or ""
+    if not verb and not BE_AUX.search(aux):
+        return None
+    form = (
+        "change"
+        if re.search(r"promot|became|become|started|hired", verb)
+        else "prog"
+        if "becoming" in verb
+        else "past"
+        if verb.startswith("worked")
+        else "state"
+    )
+    aspect = aspect_of(aux, form)
+    if form == "state" and re.search(r"(?i)\bnow\b", aux + verb):
+        aspect = "change"
+    if form == "state" and PAST_AUX.search(aux) and not PERFECT_AUX.search(aux):
+        aspect = "past"
+    title = clean(m.group("title"))
+    aged = re.match(r"(\d{1,3})[-\s]years?[-\s]old\s+", title)
+    out = emit(x, c, m, "age", [aged.group(1)], aspect_of(aux, "state")) if aged else []
+    title = title[aged.end() :] if aged else title
+    out += emit(x, c, m, "job_title", [title], aspect)
+    prep = re.compile(r"\s+(?:at|for|with)\s+").match(c.s, m.end())
+    if prep:
+        found = entity(c, prep.end())
+        student = re.search(r"(?i)student|undergrad|postdoc|phd", title)
+        if found:
+            predicate = "studies_at" if student else "works_at"
+            out += emit(x, c, m, predicate, [found[2]], aspect, obj_span=found[:2])
+    return out
+
+
+TITLE_IS = pattern(
+    r"(?i:my)\s+(?P<new>(?i:new)\s+)?(?i:job\s+title|title|role|position|job)\s+(?i:is)"
+    r"\s+(?i:now\s+)?(?!(?i:at|with|in)\b)(?:(?i:an?|the)\s+)?"
+)
+
+
+def title_is(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "my (new) title is Head of Sales"."""
+    found = phrase(c, m.end(), max_words=5)
+    if not found:
+        return []
+    title = re.split(r"\s+(?:at|for|with|in)\s+", found[2])[0]
+    aspect = "change" if m.group("new") else "state"
+    return emit(x, c, m, "job_title", [title], aspect, subject=x.me)
+
+
+STUDIES = pattern(r"<SUBJ><AUX>\s+(?P<v>(?i:study|studies|studying|studied|enrolled))\s+(?i:at)\s+")
+
+
+def studies(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    found = entity(c, m.end())
+    aspect = aspect_of(
+        m.group("aux") or "", "past" if m.group("v").lower().endswith("ed") else "state"
+    )
+    return emit(x, c, m, "studies_at", [found[2]], aspect, obj_span=found[:2]) if found else []
+
+
+WORKS_ON = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:working|work|works|worked|started\s+working|began\s+working|"
+    r"leading|lead|leads|led|managing|manage|manages|managed|been\s+assigned|assigned|"
+    r"on(?=\s+(?:the\s+)?(?:[\w\-]+\s+){0,3}?(?i:project)\b)))\s+(?i:on\s+|to\s+)"
+    r"?(?=(?:(?i:the|my|our)\s+)?(?:[\w\-]+\s+){0,3}?(?i:project)\b|(?i:project)\s|[A-Z]|"
+    r"(?i:my|our)\s)"
+)
+
+
+def works_on(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "I'm working on the Apollo project", "I lead Project Zeus"."""
+    project = _project(c, m.end())
+    if not project:
+        return []
+    verb = " ".join(m.group("v").lower().split())
+    form = (
+        "change"
+        if re.match(r"started|began|assigned|joined|been\s+assigned", verb)
+        else "past"
+        if verb in ("worked", "led", "managed")
+        else "state"
+    )
+    aspect = aspect_of(m.group("aux") or "", form)
+    return emit(x, c, m, "works_on", [project], aspect)
+
+
+OFF_PROJECT = pattern(
+    r"<SUBJ><AUX>\s+(?i:off|done\s+with|finished|taken\s+off|rolled\s+off|moved\s+off|"
+    r"stopped\s+working\s+on)\s+(?=(?:(?i:the|my|our)\s+)?(?:[\w\-]+\s+){0,3}?(?i:project)"
+    r"\b|(?i:project)\s|[A-Z])"
+)
+
+
+def off_project(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "I'm off the Apollo project"."""
+    project = _project(c, m.end())
+    return emit(x, c, m, "works_on", [project], "retract") if project else []
+
+
+REPORT_TO = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:report|reports|reporting|reported|started\s+reporting))"
+    r"\s+(?i:directly\s+)?(?i:to)\s+(?P<obj><PERSON>)"
+)
+
+
+def reports_to(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "I report to Dana": ``manager``."""
+    verb = m.group("v").lower()
+    aspect = (
+        "change"
+        if "started" in verb or "now" in (m.group("aux") or "").lower()
+        else (aspect_of(m.group("aux") or "", "past" if verb == "reported" else "state"))
+    )
+    return emit(x, c, m, "manager", [m.group("obj")], aspect)
