@@ -201,8 +201,12 @@ def _validate(op: CandidateFact, predicate: Predicate) -> None:
 
 
 def _entity(scope: str, name: str, type_: str) -> Entity:
-    return Entity(
-        id=Entity.id_for(scope, name), scope=scope, name=" ".join(name.split()), type=type_
+    return Entity.model_construct(
+        id=Entity.id_for(scope, name),
+        scope=scope,
+        name=" ".join(name.split()),
+        type=type_,
+        aliases=(),
     )
 
 
@@ -296,7 +300,8 @@ def _emit(
                 family.rows_by_op.setdefault(family.last_op_index, []).append(row.id)
             else:
                 op, subject, obj = new.origin  # type: ignore[misc]
-                row = Fact(
+                # Built from validated operations: skip re-validating every field.
+                row = Fact.model_construct(
                     id=new_id("r_"),
                     fact_id=family.fact_ids.setdefault(id(op), new_id("f_")),
                     scope=scope,
