@@ -14,8 +14,8 @@
    newer one (their own embeddings at cosine >= 0.5) and outscores it only narrowly
    (by <= 0.1) is placed just below it, so an update outranks the stale statement, as a
    supersession shadows a fact. Only near-ties move.
-5. ``SearchResult.sessions()`` ranks conversation sessions by their best hit (facts
-   count for the session of their provenance).
+5. ``SearchResult.sessions()`` ranks conversation sessions: best hit + 0.5 x second
+   best (facts count for the session of their provenance).
 
 Default weights (``Weights``):
 
@@ -65,7 +65,6 @@ class Weights:
     importance: float = 0.05
     window: float = 0.3
     window_after: float = 0.5  # share of ``window`` for episodes said after the window
-    role: float = 0.1  # for turns of the speaker the question is about (see ``asks_about``)
     candidates: int = 50  # per source, before fusion
     newer_first: float = 0.5  # cosine at which two episodes are on one topic; >1: off
     newer_first_margin: float = 0.1  # how far a newer one may trail and still go first
@@ -113,15 +112,21 @@ class SearchResult(BaseModel):
     def episodes(self) -> list[Hit]:
         return [h for h in self.hits if h.kind == "episode"]
 
-    def sessions(self) -> list[tuple[str, float]]:
-        """Conversation sessions ranked by their best hit (a fact counts for the session
-        of its provenance), best first; hits without a session are left out."""
-        best: dict[str, float] = {}
-        for hit in self.hits:
+    def sessions(self, support: float = 0.5) -> list[tuple[str, float]]:
+        """Conversation sessions ranked best first: a session scores its best hit plus
+        ``support`` x its second best (a session where two turns match is more likely
+        the one about the question; ``support=0``: best hit only). Facts count for the
+        session of their provenance; hits without a session are left out."""
+        best: dict[str, list[float]] = {}
+        for hit in sorted(self.hits, key=lambda h: -h.score):
             session = hit.session
-            if session is not None and hit.score > best.get(session, -math.inf):
-                best[session] = hit.score
-        return sorted(best.items(), key=lambda item: -item[1])
+            if session is not None:
+                top = best.setdefault(session, [])
+                if len(top) < 2:
+                    top.append(hit.score)
+        ranked = [(s, top[0] + support * (top[1] if len(top) > 1 else 0.0))
+                  for s, top in best.items()]  # fmt: skip
+        return sorted(ranked, key=lambda item: -item[1])
 
 
 @dataclass
@@ -207,7 +212,7 @@ class Retriever:
             collect("episode", "vector", found["vector"])
             collect("episode", "keyword", found["keyword"])
 
-        hits = self._score(candidates.values(), w, scope, reference, window, asks_about(query))
+        hits = self._score(candidates.values(), w, scope, reference, window)
         hits.sort(key=lambda h: -h.score)
         if w.newer_first <= 1.0:
             hits = self._newer_first(hits, w)
@@ -218,7 +223,10 @@ class Retriever:
     # -- graph neighbourhood -----------------------------------------------------------
     def _graph(self, query: str, f: SearchFilter, n: int) -> list[tuple[str, float]]:
         """Facts of the entities the question names, then of their neighbours, walking only
-        facts visible in the time mode."""
+        facts visible in the time mode. Hubs (entities in more than ``GRAPH_HUB`` facts,
+        where the backend can tell cheaply) are not expanded: listing thousands of equal
+        graph hits would cost time and rank arbitrary ones; the vector and keyword sources
+        rank a hub's facts already."""
         mentioned = self.backend.entities_named(f.scope, _ngrams(query))
         if not mentioned:
             return []
@@ -227,7 +235,8 @@ class Retriever:
         ids = sorted(e.id for e in mentioned)
         for depth in (0, 1):
             if depth == 1:  # neighbours only when the named entities gave too few facts
-                ids = sorted(self.backend.neighbours(f.scope, ids))
+                ids = sorted(self.backend.neighbours(f.scope, ids)) if ids else []
+            ids = [i for i in ids if self._degree(i) <= GRAPH_HUB]
             for entity_id in ids:
                 for row in self.backend.rows(_row_query(f, entity_id)):
                     if row.id not in seen:
@@ -237,10 +246,16 @@ class Retriever:
                     return ranked[:n]
         return ranked
 
+    def _degree(self, entity_id: str) -> int:
+        """How many facts (rows) touch the entity, where the backend keeps a graph in
+        memory (the embedded one); 0 (unknown) elsewhere."""
+        graph = getattr(self.backend, "graph", None)
+        if graph is None or not hasattr(graph, "degree") or entity_id not in graph:
+            return 0
+        return int(graph.degree(entity_id))
+
     # -- fusion --------------------------------------------------------------------------
-    def _score(
-        self, candidates, w: Weights, scope: str, reference: datetime, window, speaker: str
-    ) -> list[Hit]:
+    def _score(self, candidates, w: Weights, scope: str, reference: datetime, window) -> list[Hit]:
         cands = list(candidates)
         fact_ids = [c.id for c in cands if c.kind == "fact"]
         episode_ids = [c.id for c in cands if c.kind == "episode"]
@@ -277,8 +292,6 @@ class Retriever:
                     components["window"] = w.window * w.window_after  # told afterwards
                 else:
                     components["window"] = 0.0
-            if episode is not None and w.role and episode.role == speaker:
-                components["role"] = w.role
             score = sum(v for key, v in components.items() if key in _ADDITIVE)
             hits.append(
                 Hit(
@@ -330,21 +343,9 @@ class Retriever:
         return out
 
 
-_ADDITIVE = ("rrf", "recency", "importance", "window", "role", "newer_first")
+GRAPH_HUB = 1_000  # entities in more facts than this are not expanded by the graph source
 
-_ASSISTANT_RECALL = re.compile(
-    r"\b(?:you|your)\b[^.?!]{0,60}?\b(?:said|told|mentioned|suggested|recommended|provided|"
-    r"gave|listed|shared|explained|described|wrote|made|created|came up with|remind)\b"
-    r"|\b(?:our|the) (?:previous|last|earlier) (?:conversation|chat|discussion)\b",
-    re.IGNORECASE,
-)
-
-
-def asks_about(query: str) -> str:
-    """Whose words a question is after: ``"assistant"`` when it recalls what the assistant
-    said ("you mentioned", "can you remind me", "our previous conversation"), else
-    ``"user"`` (what the user said, did or has)."""
-    return "assistant" if _ASSISTANT_RECALL.search(query) else "user"
+_ADDITIVE = ("rrf", "recency", "importance", "window", "newer_first")
 
 
 def _row_query(f: SearchFilter, entity_id: str) -> RowQuery:
