@@ -307,7 +307,7 @@ def main() -> None:
           "find its vector in the embedder's cache.")  # fmt: skip
     print("\noverall (non-_abs):")
     for name, s in summary.items():
-        print(f"  {name[:48]:<50}" + "".join(f"{c} {v:.3f}  " for c, v in s.items()))
+        print(f"  {name:<62}" + "".join(f"{c} {v:.3f}  " for c, v in s.items()))
     mem.close()
 
 

@@ -12,8 +12,15 @@ import os
 from collections.abc import Callable, Iterator
 
 import pytest
+from hypothesis import settings
 
 from graphmem import Memory
+
+# In CI, property tests draw the same examples every run (a red build is always
+# reproducible, never a coin toss); locally they explore new ones each run.
+settings.register_profile("ci", derandomize=True, database=None)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
