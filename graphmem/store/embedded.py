@@ -35,7 +35,7 @@ from graphmem.store.protocol import ChangeAxis, Event, Family, RowQuery, SearchT
 from graphmem.time.bitemporal import Clock, believed_at, valid_at
 from graphmem.time.instant import NEG_INF, POS_INF, from_micros, to_micros
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: rows.change_point
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -157,6 +157,9 @@ class EmbeddedBackend:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
             self._db.execute("INSERT INTO meta VALUES ('change', '0')")
             self._db.execute("INSERT INTO meta VALUES ('erase_epoch', '0')")
+        elif found[0] == "1":  # stated change points arrived in version 2
+            self._db.execute("ALTER TABLE rows ADD COLUMN change_point INTEGER NOT NULL DEFAULT 0")
+            self._db.execute("UPDATE meta SET value=? WHERE key='schema'", (SCHEMA_VERSION,))
         elif found[0] != SCHEMA_VERSION:
             raise StoreError(
                 f"{self.location}: schema version {found[0]}, this graphmem reads {SCHEMA_VERSION}"

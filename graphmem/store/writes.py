@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from graphmem.errors import ConflictError, InvalidFactError
+from graphmem.errors import ConflictError, GraphmemError, InvalidFactError
 from graphmem.model import CandidateFact, Entity, Episode, Fact, FactInput, normalise_name
 from graphmem.predicates import Predicate, PredicateRegistry
 from graphmem.store.protocol import Backend, Event, Family, WriteBatch
@@ -110,10 +110,14 @@ def plan_write(
 
     Each group gets its own transaction time (so a batch of log turns keeps each turn's
     time); if any operation of any group is invalid, nothing at all is written.
-    ``lenient=True`` (bulk loads) leaves out an assertion that conflicts with what is
-    known, reporting it in ``WriteResult.skipped``, instead of failing the batch.
+    ``lenient=True`` (bulk loads) leaves out an operation that is invalid or conflicts
+    with what is known, reporting it in ``WriteResult.skipped``, instead of failing the
+    whole batch.
     """
     families: dict[Family, Predicate] = {}
+    skipped: list[str] = []
+    if lenient:  # bulk loads: an invalid proposal is reported, the rest is written
+        groups = [_valid_only(g, registry, skipped) for g in groups]
     for group in groups:
         for op in group.operations:
             predicate = registry.get(op.predicate)
@@ -126,7 +130,7 @@ def plan_write(
     session = backend.begin(families, scopes)
     try:
         batch = WriteBatch(embeddings=dict(embeddings or {}))
-        result = WriteResult()
+        result = WriteResult(skipped=skipped)
         clocks = {scope: session.clock(scope) for scope in scopes}
         current = {fam: session.current_rows(fam) for fam in families}
         entities: dict[str, Entity] = {}
@@ -178,6 +182,18 @@ def _plan_group(
     if (len(batch.insert), len(batch.expire)) != before or group.episodes:
         for scope in scopes:
             result.recorded_at[scope] = clocks[scope].assigned
+
+
+def _valid_only(group: WriteGroup, registry: PredicateRegistry, skipped: list[str]) -> WriteGroup:
+    kept = []
+    for op in group.operations:
+        try:
+            _validate(op, registry.get(op.predicate))
+        except GraphmemError as exc:
+            skipped.append(str(exc))
+            continue
+        kept.append(op)
+    return WriteGroup(kept, group.episodes, group.recorded_at)
 
 
 def _validate(op: CandidateFact, predicate: Predicate) -> None:
