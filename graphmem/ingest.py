@@ -15,7 +15,7 @@ The pipeline for one file:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -204,9 +204,3 @@ def _without_secrets(episode: Episode, report: LoadReport) -> Episode:
         return episode
     report.secrets_redacted += 1
     return episode.model_copy(update={"text": redact(episode.text)})
-
-
-def load_many(memory: Memory, paths: Iterable[str | Path], **options) -> list[LoadReport]:
-    """Load several files, oldest first by modification time is NOT assumed: callers
-    merging logs must pass them in time order (transaction time only moves forward)."""
-    return [load(memory, p, **options) for p in paths]

@@ -49,7 +49,6 @@ from graphmem.retrieval.keyword_index import tokenize
 from graphmem.retrieval.search_table import SearchFilter
 from graphmem.store.protocol import Backend, RowQuery
 from graphmem.time.instant import POS_INF, format_instant
-from graphmem.time.interval import Interval
 
 
 @dataclass(frozen=True)
@@ -373,7 +372,3 @@ def _ngrams(text: str, longest: int = 4) -> list[str]:
             if size > 1 or tokenize(gram):  # single stop words never name an entity
                 out.append(gram)
     return out
-
-
-def describe_interval(fact: Fact) -> str:
-    return str(Interval(fact.valid_from, fact.valid_to))
