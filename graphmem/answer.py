@@ -17,54 +17,30 @@ It never guesses and never looks outside the scope it was given.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
-from graphmem.model import Entity, Fact
-from graphmem.retrieval.hybrid import Hit, _ngrams
+from graphmem.model import Entity, Fact, TimelineEntry, normalise_name
+from graphmem.question import Reading, read_question
+from graphmem.retrieval.hybrid import Hit
 from graphmem.store.protocol import RowQuery
-from graphmem.time.instant import ONE_MICROSECOND, POS_INF, format_instant
-from graphmem.time.natural import TimeExpression, find_time_expressions
+from graphmem.time.instant import NEG_INF, POS_INF, format_instant
 
 if TYPE_CHECKING:
     from graphmem.memory import Memory
 
-# Cue words -> predicate, most specific first ("job title" before "job").
-PREDICATE_CUES: tuple[tuple[str, str], ...] = (
-    (r"job title|title|role|position|what do (?:i|you) do for a living", "job_title"),
-    (r"manager|boss|report(?:s|ed)? to|supervisor", "manager"),
-    (r"partner|wife|husband|spouse|girlfriend|boyfriend|married|dating", "partner"),
-    (r"employer|company|work(?:s|ed|ing)? (?:at|for)|job|employed|work(?:s|ed|ing)?\b", "works_at"),
-    (r"liv(?:e|es|ed|ing)|home|cit(?:y|ies)|resid|moved? to|based", "lives_in"),
-    (r"pets?|dogs?|cats?", "owns_pet"),
-    (r"hobb(?:y|ies)|pastimes?", "hobby"),
-    (r"diet|vegetarian|vegan", "diet"),
-    (r"deadline|due", "deadline"),
-    (r"speaks?|languages?", "speaks"),
-    (r"stud(?:y|ies|ying)|school|universit", "studies_at"),
-    (r"allerg", "allergic_to"),
-    (r"drive|car\b", "drives"),
-)
-_FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself|i'm|i've)\b", re.I)
-_KNOWN_AT_CUE = re.compile(
-    r"on record|did you (?:know|have|think|believe)|had you|as far as you knew|"
-    r"according to (?:you|your records)|what was (?:recorded|stored)",
-    re.I,
-)
-_HISTORY_CUE = re.compile(
-    r"\b(in order|history|over time|ever|all the|which (?:cities|places|companies|jobs)|"
-    r"every|since|how many (?:times|places|cities|jobs))\b",
-    re.I,
-)
-_NOW_CUE = re.compile(r"\b(now|currently|these days|at the moment|today|right now)\b", re.I)
 # A search fallback answers only from a hit this similar to the question (cosine, MiniLM),
 # or a little less similar when it also matches the question's keywords.
 SIMILARITY_THRESHOLD = 0.5
 SIMILARITY_WITH_KEYWORDS = 0.35
-_CAPITALISED = re.compile(r"(?<![.?!]\s)(?<!^)\b([A-Z][a-z]+)\b")
+# Questions about what was said (not about a fact) may be answered by quoting a turn.
+_ABOUT_SAYING = re.compile(
+    r"(?i)\b(?:did i (?:say|mention|tell|talk)|what did i (?:say|tell|mention)|remind me|"
+    r"tell me (?:about|what)|what do you (?:know|remember) about|what have i (?:told|said)|"
+    r"did we (?:talk|discuss|chat)|what did we (?:talk|discuss|say))\b"
+)
 
 
 class AnswerValue(BaseModel):
@@ -101,95 +77,81 @@ class Answer(BaseModel):
     hits: list[Hit] = []
 
 
-@dataclass(frozen=True)
-class Reading:
-    """How a question was understood."""
+def reading_for(memory: Memory, question: str, *, scope: str, owner: str,
+                reference: datetime, known_at: datetime = POS_INF) -> Reading:  # fmt: skip
+    """Read ``question`` with this scope's names and facts at hand."""
 
-    subject: str | None
-    predicate: str | None
-    mode: str  # "current" | "as_of" | "window" | "known_at" | "timeline"
-    window: TimeExpression | None
+    def known_names(names: list[str]) -> dict[str, str]:
+        found = {}
+        for entity in memory.backend.entities_named(scope, names):
+            keys = {normalise_name(a) for a in (entity.name, *entity.aliases)}
+            found.update({n: entity.name for n in names if normalise_name(n) in keys})
+        return found
 
+    def facts_of(subject: str, predicate: str) -> list[TimelineEntry]:
+        return memory.timeline(subject, predicate or None, known_at=known_at, scope=scope)
 
-def read_question(memory: Memory, question: str, *, scope: str, speaker: str,
-                  reference: datetime) -> Reading:  # fmt: skip
-    predicate = next(
-        (p for cue, p in PREDICATE_CUES if re.search(rf"\b(?:{cue})", question, re.I)), None
-    )
-    subject = _subject(memory, question, scope, speaker)
-    found = [e for e in find_time_expressions(question, reference, tz=memory.tz)]
-    window = next((e for e in found if e.grain != "instant" or e.kind != "point"), None)
-    if _KNOWN_AT_CUE.search(question) and window is not None:
-        mode = "known_at"
-    elif _HISTORY_CUE.search(question) and (window is None or window.kind in ("since", "range")):
-        mode = "timeline"
-    elif window is not None and not _NOW_CUE.search(question):
-        mode = "window"
-    else:
-        mode = "current"
-    return Reading(subject, predicate, mode, window)
-
-
-def _subject(memory: Memory, question: str, scope: str, speaker: str) -> str | None:
-    named = memory.backend.entities_named(scope, _ngrams(question))
-    people = [e for e in named if e.name.casefold() not in ("i", "me")]
-    if people and not _FIRST_PERSON.search(question):
-        return max(people, key=lambda e: len(e.name)).name
-    if _FIRST_PERSON.search(question):
-        return speaker
-    return people[0].name if people else None
+    return read_question(question, owner=owner, reference=reference, known_names=known_names,
+                         facts_of=facts_of, tz=memory.tz)  # fmt: skip
 
 
 def ask(memory: Memory, question: str, *, scope: str, speaker: str, reference: datetime,
         known_at: datetime = POS_INF) -> Answer:  # fmt: skip
-    reading = read_question(memory, question, scope=scope, speaker=speaker, reference=reference)
-    if reading.predicate is not None and reading.subject is not None:
-        answer = _exact(memory, question, reading, scope, reference, known_at)
-        if answer.known:
-            return answer
-        # No fact: what was said may still hold the answer.
-        fallback = _fallback(memory, question, scope, reference, known_at, targets=("episodes",))
-        return fallback if fallback.known else answer
-    if reading.predicate is not None and _unknown_name(memory, question, scope):
-        return Answer(question=question, answer="I don't know.", known=False, mode="unknown subject",
-                      predicate=reading.predicate)  # fmt: skip
-    return _fallback(memory, question, scope, reference, known_at)
-
-
-def _unknown_name(memory: Memory, question: str, scope: str) -> bool:
-    """The question names someone (a capitalised word) this scope has never heard of."""
-    names = _CAPITALISED.findall(question)
-    return bool(names) and not memory.backend.entities_named(scope, names)
+    reading = reading_for(memory, question, scope=scope, owner=speaker, reference=reference,
+                          known_at=known_at)  # fmt: skip
+    if reading.subject is None or reading.unknown_name is not None:
+        who = reading.unknown_name or "that person"
+        return Answer(question=question, answer=f"I don't know (nothing about {who}).",
+                      known=False, mode="unknown subject", predicate=reading.predicate)  # fmt: skip
+    if reading.predicate is not None:
+        return _exact(memory, question, reading, scope, reference, known_at)
+    if _ABOUT_SAYING.search(question):
+        return _fallback(memory, question, scope, reference, known_at)
+    # No predicate it can answer exactly: show what search found, but do not guess.
+    result = memory.search(question, k=5, reference=reference, known_at=known_at, scope=scope)
+    return Answer(question=question, answer="I don't know.", known=False,
+                  mode="not understood", subject=reading.subject, hits=result.hits)  # fmt: skip
 
 
 def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: datetime,
            known_at: datetime) -> Answer:  # fmt: skip
     subject_id = Entity.id_for(scope, r.subject or "")
     query = dict(scope=scope, subject_id=subject_id, predicate=r.predicate)
-    window = r.window.interval if r.window is not None else None
-    if r.mode == "known_at" and window is not None:
-        belief = min(known_at, window.end - ONE_MICROSECOND)
+    window = r.window
+    if r.mode == "known_at" and r.at is not None:
+        belief = min(known_at, r.at)
         rows = memory.backend.rows(RowQuery(**query, known_at=belief, as_of=belief))
         mode = f"known_at {format_instant(belief)}"
-    elif r.mode == "timeline":
+    elif r.mode in ("timeline", "when"):
         span = (window.start, window.end) if window is not None else None
         rows = memory.backend.rows(RowQuery(**query, known_at=known_at, valid_overlap=span))
-        mode = "timeline" + (f" {r.window.text!r}" if r.window is not None else "")
-    elif r.mode == "window" and window is not None:
+        mode = r.mode + (f" {r.time_text!r}" if r.time_text else "")
+    elif r.mode == "past" and window is not None:
         rows = memory.backend.rows(
             RowQuery(**query, known_at=known_at, valid_overlap=(window.start, window.end))
         )
-        mode = f"during {r.window.text!r}"  # type: ignore[union-attr]
+        mode = f"during {r.time_text!r}" if r.time_text else "past"
     else:
         rows = memory.backend.rows(RowQuery(**query, known_at=known_at, as_of=reference))
         mode = "current"
     values = _values(rows)
+    if r.mode == "when" and r.object is not None:
+        values = [v for v in values if normalise_name(v.value) == normalise_name(r.object)]
+    if r.newest_first:
+        values.reverse()
     base = dict(question=question, mode=mode, subject=r.subject, predicate=r.predicate,
                 supporting=rows)  # fmt: skip
     if not values:
         return Answer(
             **base, answer=f"I don't know ({r.subject} {r.predicate}, {mode}).", known=False
         )
+    if r.mode == "when":
+        v = values[0]
+        edge = v.valid_to if r.edge == "end" else v.valid_from
+        if edge in (NEG_INF, POS_INF):
+            return Answer(**base, answer=f"I don't know when ({v.describe()}).", known=False)
+        text = f"{format_instant(edge)[:10]} ({v.describe()})"
+        return Answer(**base, answer=text, known=True, values=[v])
     text = ", then ".join(v.describe() for v in values)
     return Answer(**base, answer=text, known=True, values=values)
 

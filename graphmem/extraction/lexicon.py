@@ -317,3 +317,47 @@ NAME_STOPWORDS = (
     | WEEKDAYS
     | {w.lower() for w in LANGUAGES | DEMONYMS}
 )
+
+
+# Unnamed people: "my brother" is the entity "<owner>'s brother", one word per relation.
+RELATIVE_WORDS: dict[str, str] = {
+    **dict.fromkeys(words("mother mum mom ma mommy mummy mam"), "mother"),
+    **dict.fromkeys(words("father dad daddy pa papa"), "father"),
+    **dict.fromkeys(words("brother bro"), "brother"),
+    **dict.fromkeys(words("sister sis"), "sister"),
+    **dict.fromkeys(words("son"), "son"),
+    **dict.fromkeys(words("daughter"), "daughter"),
+    **dict.fromkeys(words("wife"), "wife"),
+    **dict.fromkeys(words("husband hubby"), "husband"),
+    **dict.fromkeys(words("partner spouse"), "partner"),
+    **dict.fromkeys(words("boyfriend bf"), "boyfriend"),
+    **dict.fromkeys(words("girlfriend gf"), "girlfriend"),
+    **dict.fromkeys(["friend", "best friend", "bestie", "mate", "buddy", "pal", "bff"], "friend"),
+    **dict.fromkeys(
+        ["manager", "boss", "line manager", "supervisor", "team lead", "lead"], "manager"
+    ),
+    **dict.fromkeys(words("cousin"), "cousin"),
+    **dict.fromkeys(words("aunt auntie aunty"), "aunt"),
+    **dict.fromkeys(words("uncle"), "uncle"),
+    **dict.fromkeys(words("grandmother grandma gran granny nan nana nanna"), "grandmother"),
+    **dict.fromkeys(words("grandfather grandpa grandad granddad gramps"), "grandfather"),
+    **dict.fromkeys(words("colleague coworker co-worker workmate"), "colleague"),
+    **dict.fromkeys(words("flatmate roommate housemate roomie"), "flatmate"),
+    **dict.fromkeys(words("neighbour neighbor"), "neighbour"),
+}
+
+
+def relative_word(text: str) -> str | None:
+    """The one word for a relation as said ("mum" -> "mother", "line manager" -> "manager")."""
+    text = " ".join(text.lower().split())
+    for prefix in ("older ", "younger ", "big ", "little ", "baby ", "step", "twin "):
+        if text.startswith(prefix) and text[len(prefix) :].strip() in RELATIVE_WORDS:
+            text = text[len(prefix) :].strip()
+    if text.endswith("s") and text[:-1] in RELATIVE_WORDS and text not in RELATIVE_WORDS:
+        return None  # "my brothers": several people, not one entity
+    return RELATIVE_WORDS.get(text)
+
+
+def relative_name(owner: str, word: str) -> str:
+    """The entity name of the owner's unnamed relative: ``"Maya's brother"``."""
+    return f"{owner}'s {relative_word(word) or word}"

@@ -81,6 +81,7 @@ from datetime import UTC, datetime, time, timedelta, tzinfo
 from functools import partial
 
 from dateutil import parser as date_parser
+from dateutil.easter import easter
 from dateutil.relativedelta import relativedelta
 
 from graphmem.errors import EmptyIntervalError, InvalidTimeError
@@ -599,6 +600,74 @@ def _r_season(m: re.Match, ctx: _Ctx) -> _Period:
     return _nearest(partial(_season_period, season=_season(m)), ctx)
 
 
+def _r_season_before_last(m: re.Match, ctx: _Ctx) -> _Period:
+    """ "the summer before last": two summers back."""
+    ref = ctx.ref
+    past = [_season_period(y, _season(m)) for y in range(ref.year - 3, ref.year + 1)]
+    return sorted((p for p in past if p.end <= ref), key=lambda p: p.start)[-2]
+
+
+def _r_just_gone(m: re.Match, ctx: _Ctx) -> _Period:
+    """ "the summer just gone", "this past winter": the latest one already over."""
+    ref = ctx.ref
+    past = [_season_period(y, _season(m)) for y in range(ref.year - 2, ref.year + 1)]
+    return max((p for p in past if p.end <= ref), key=lambda p: p.start)
+
+
+def _r_this_time(m: re.Match, ctx: _Ctx) -> _Period:
+    """ "this time last year": the same day, one (or n) years back."""
+    n = _number(m["num"]) if m["num"] else 1
+    return _window(ctx.ref - relativedelta(years=n), "day")
+
+
+def _holiday_day(name: str, year: int) -> datetime:
+    name = " ".join(name.lower().replace("’", "'").replace("'s", "s").split())
+    if name.startswith("easter"):
+        day = easter(year)
+        return datetime(day.year, day.month, day.day)
+    fixed = {"christmas eve": (12, 24), "boxing day": (12, 26), "new years eve": (12, 31),
+             "nye": (12, 31), "new years day": (1, 1), "new years": (1, 1), "halloween": (10, 31),
+             "valentines": (2, 14), "valentines day": (2, 14)}  # fmt: skip
+    month, day = fixed.get(name, (12, 25))  # christmas, xmas, christmas day
+    return datetime(year, month, day)
+
+
+def _holiday_period(year: int, name: str) -> _Period:
+    day = _holiday_day(name, year)
+    return _Period(day, day + timedelta(days=1), "day")
+
+
+def _r_holiday(m: re.Match, ctx: _Ctx) -> _Period:
+    """Christmas, Easter, New Year's Eve, Valentine's: the nearest one (past by default),
+    the one of a given year, "last"/"next" one, "two Christmases ago", "... just gone"."""
+    g = m.groupdict()
+    name = g.get("hol") or g["hols"].rstrip("s").replace("christmase", "christmas")
+    if g.get("year"):
+        return _holiday_period(_year(g["year"]), name)
+    ref = ctx.ref
+    if g.get("yrel"):
+        return _holiday_period(ref.year + _REL[g["yrel"].lower()], name)
+    days = [_holiday_period(y, name) for y in range(ref.year - 12, ref.year + 3)]
+    past = sorted((p for p in days if p.end <= ref), key=lambda p: p.start)
+    if g.get("num"):
+        return past[-_number(g["num"])]
+    rel = _words(g["rel"]) if g.get("rel") else ""
+    if rel in ("next", "this coming", "coming"):
+        return min((p for p in days if p.start > ref), key=lambda p: p.start)
+    gone = (g.get("gone") or "").lower()
+    if gone.startswith("before"):
+        return past[-2]
+    if rel in ("last", "previous", "this past", "the previous") or gone:
+        return past[-1]
+    return _nearest(partial(_holiday_period, name=name), ctx)
+
+
+_HOLIDAY = (
+    r"(?P<hol>christmas\s+eve|christmas(?:\s+day)?|xmas|boxing\s+day|new\s+year['’]?s?\s+eve|nye"
+    r"|new\s+year['’]?s(?:\s+day)?|halloween|valentine['’]?s(?:\s+day)?|easter(?:\s+sunday)?)"
+)
+
+
 # ---------------------------------------------------------------------------
 # The grammar
 
@@ -738,6 +807,22 @@ _RULES: list[_Rule] = [
     _rule(
         r"the\s+(?:very\s+)?(?P<part>early|mid|late)(?:\s*-\s*|\s+)['’]?(?P<d>\d)0['’]?s",
         _r_short_decade_part,
+    ),
+    # holidays and anniversaries
+    _rule(
+        rf"(?:(?P<rel>last|next|this\s+past|this\s+coming|the\s+previous)\s+)?(?:the\s+)?{_HOLIDAY}"
+        rf"(?:(?:\s*,)?\s+{_YEAR}|\s+(?P<gone>just\s+gone|before\s+last)|\s+(?P<yrel>last|next|this)\s+year)?",
+        _r_holiday,
+    ),
+    _rule(rf"{_NUM}\s+(?P<hols>christmases|easters|halloweens|valentines)\s+ago", _r_holiday),
+    _rule(
+        r"(?:this|about\s+this|around\s+this)\s+time\s+(?:last\s+year|(?P<num>\w+)\s+years\s+ago)",
+        _r_this_time,
+    ),
+    _rule(rf"(?:the\s+)?{_SEASON}\s+before\s+last", _r_season_before_last),
+    _rule(
+        rf"(?:the\s+|this\s+)?{_SEASON}\s+(?:just\s+gone|that\s+just\s+(?:ended|finished))",
+        _r_just_gone,
     ),
     # seasons
     _rule(rf"(?:the\s+)?{_SEASON}(?:\s+of)?\s+{_YEAR}", _r_season_year),

@@ -1,0 +1,467 @@
+"""Reading a question: whose fact, which predicate, which time mode, which window.
+
+``read_question`` turns any phrasing into a :class:`Reading`:
+
+- "Who do I answer to at work right now?"          -> (me, manager, current)
+- "Where did I live in the summer before last?"    -> (me, lives_in, past, that summer)
+- "What did you have written down on 27 November about where I live?"
+                                                     -> (me, lives_in, known_at 27 Nov)
+- "Which phones have I had, oldest first?"          -> (me, phone, timeline)
+- "When did I start at the BBC?"                    -> (me, works_at, when, BBC, start)
+- "Where did I live just before I relocated to Denver?"
+                                                     -> (me, lives_in, past, the instant
+                                                        before the Denver fact began)
+- "What's my shoe size?"                            -> mode "none": nothing to answer from
+
+Predicates are recognised from cue phrases (:data:`PREDICATE_CUES`, most specific first);
+subjects from the words "I/my" (the scope's owner), "my brother" (the owner's unnamed
+brother, or the named one the store knows), "my boss" / "my wife" (the current value of
+the owner's functional relation), or a name the scope knows. A name the scope has never
+heard of makes the subject unknown, never someone else. Times come from
+:mod:`graphmem.time.natural`, resolved against the question's own date.
+
+>>> from datetime import datetime, timezone
+>>> r = read_question("who was my boss in May 2024?", owner="Maya",
+...                   reference=datetime(2026, 3, 1, tzinfo=timezone.utc))
+>>> (r.subject, r.predicate, r.mode, r.window.start.date().isoformat())
+('Maya', 'manager', 'past', '2024-05-01')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from graphmem.extraction.lexicon import relative_name, relative_word
+from graphmem.time.instant import NEG_INF, ONE_MICROSECOND, POS_INF
+from graphmem.time.interval import Interval
+from graphmem.time.natural import TimeExpression, find_time_expressions
+
+_PREFERENCE = re.compile(
+    r"favou?rite|\bfave?\b|\bfavs?\b|preferred|\bprefer|go-to|go to|\btop\b|number one|of choice|"
+    r"\binto\b|obsessed|hooked|\blov(?:e|es|ed|ing)\b|\bbest\b|mad about|crazy about|\breckon|"
+    r"\bpick\b|\bon repeat|\blistening to|\bwatching|\bcode in|\bprogram in|\bdrinking\b"
+)
+# A favourite needs a preference word and one of these categories.
+_FAVOURITE = tuple(
+    (re.compile(cue), predicate)
+    for cue, predicate in (
+        (r"(?:programming |coding |dev |scripting )?languages?\b(?! (?:do|does|did) \w+ speak)|"
+         r"\blang\b|\bcode in|\bprogram in|\bcoding\b", "favourite_language"),
+        (r"\bfoods?\b|\bdish(?:es)?\b|\bmeals?\b|cuisine|\bfeed\b|\bgrub\b|\bsnacks?\b|"
+         r"thing to eat|\beat\b", "favourite_food"),
+        (r"\bdrinks?\b|\bdrinking\b|beverage|\bbevv?y\b|tipple", "favourite_drink"),
+        (r"\bbooks?\b|\bnovels?\b|\bauthors?\b|\bread\b", "favourite_book"),
+        (r"\bfilms?\b|\bmovies?\b|\bflicks?\b", "favourite_film"),
+        (r"\bmusic\b|\bbands?\b|\bsongs?\b|\bartists?\b|\bsingers?\b|\balbums?\b|\bgenres?\b|"
+         r"\blistening to|\bon repeat", "favourite_music"),
+        (r"\bsports?\b|\bteams?\b", "favourite_sport"),
+        (r"\bcolou?rs?\b", "favourite_colour"),
+    )
+)  # fmt: skip
+# (cue regex over the lower-cased question, predicate), most specific first.
+PREDICATE_CUES: tuple[tuple[str, str], ...] = (
+    (r"deadline|\bdue\b|launch|release date|ship date|go-live|go live|cut-?off|delivery date|"
+     r"\bship(?:s|ping)?\b", "deadline"),
+    (r"\bphones?\b|mobile|\bcell\b|smartphone|handset|iphone|android|\bdevice|\bpixel\b|"
+     r"\bgalaxy\b", "phone"),
+    (r"\b(?:become|became|becoming|being|promoted to|made) (?:a |an |the )?(?!manager\b)\w+", "job_title"),
+    (r"manager|\bboss|report(?:s|ed|ing)? (?:in )?to|supervisor|answer(?:s|ed|ing)? to|"
+     r"line manager|team lead|\bmanag(?:es?|ing)\b|in charge of (?:me|him|her)|superior|"
+     r"work(?:s|ed|ing)? under\b|under whom", "manager"),
+    (r"partner|\bwife|husband|hubby|missus|spouse|girlfriend|boyfriend|\bbf\b|\bgf\b|"
+     r"other half|better half|significant other|married|\bdat(?:ing|ed|e)\b|\bseeing\b|"
+     r"going out with|got together|together with|with whom|fianc|\bin love|"
+     r"\bin a relationship|\bsweetheart|\bsplit\b|break(?:ing)? up|broke up", "partner"),
+    (r"job title|\btitle\b|\brole\b|position|occupation|profession|do for (?:a living|work|money)|"
+     r"work(?:ing|ed)? as\b|what (?:kind of|sort of) (?:work|job)|"
+     r"what(?:'s| is| was) (?:my|\w+'s|his|her) (?:job|gig)\b(?! at)|"
+     r"what (?:do|does|did) \w+ do\b(?! (?:on|at|for fun|in (?:my|his|her) (?:free|spare)))|"
+     r"doing for (?:work|a living)|promot", "job_title"),
+    (r"\bpets?\b|\bdogs?\b|\bcats?\b|pupp(?:y|ies)|kitten|\banimals?\b|fur ?bab(?:y|ies)|"
+     r"critters?|\bhamster|\brabbits?|\bparrot|\bfish\b|goldfish", "owns_pet"),
+    (r"projects?|working on|assigned to|\bon (?:the )?team for", "works_on"),
+    (r"employer|compan(?:y|ies)|\bfirm\b|organi[sz]ation|employ|workplace|"
+     r"\bwork(?:s|ed|ing)?\s+(?:at|for)\b|who (?:do|does|did|am|is|was) \w+ (?:work|working) for|"
+     r"where (?:do|does|did|am|is|was|have|has) \w+ (?:been )?work|\bjobs?\b|"
+     r"(?:which|what) (?:places?|offices?) .*\bwork|pays? (?:me|him|her|the bills)|"
+     r"\bpay(?:check|cheque|slip)?\b.*\b(?:from|coming)|slaving|grind(?:ing)? (?:away )?(?:at|for)|"
+     r"clock(?:ing|ed)? in|(?:start|started|starting|join|joined|joining|leave|left|leaving|quit)"
+     r" (?:at|with)\b|places? (?:i've|i have|have i|has \w+|\w+ has) worked|\bhired\b|"
+     r"\bwork(?:ed|ing)?\b.*\b(?:since|before|after|in \d{4})|where (?:do|does|did) \w+ work",
+     "works_at"),
+    (r"\blive[sd]?\b|\bliving\b|resid|\bhome\b|based|located|\bcit(?:y|ies)\b|\btowns?\b|"
+     r"countr(?:y|ies)|\bmoved?\b|relocat|address|\bstay(?:ing|s|ed)?\b (?:in|at)|"
+     r"where (?:am|is|are|was|were) (?:i|\w+) (?:now|these days|at the moment|currently|then)|"
+     r"\bplaces?\b .*\b(?:lived|stayed)|\bsuburb|\bcrib\b|\bpad\b", "lives_in"),
+    (r"\bdiet\b|vegetarian|\bvego\b|\bveggie\b|\bvegan|pescatarian|\bketo\b|\beat(?:s|ing)?\b|"
+     r"\bmeat\b|plant-based|food (?:rules|restrictions)|\bate\b", "diet"),
+    (r"hobb(?:y|ies)|pastimes?|free time|spare time|for fun|downtime|leisure|"
+     r"\binto\b|on (?:the )?weekends|\bpick(?:ed)? up\b|\b(?:taken|took|take) up\b|"
+     r"\b(?:give|gave|given) up\b",
+     "hobby"),
+    (r"\bsiblings?\b|\bbrothers\b|\bsisters\b", "sibling"),
+    (r"\bparents\b|\bolds\b|\bfolks\b", "parent"),
+    (r"\bchildren\b|\bkids\b", "child"),
+    (r"\bfriends\b|\bmates\b|\bbuddies\b|\bpals\b", "friend"),
+)  # fmt: skip
+_CUES = tuple((re.compile(cue), predicate) for cue, predicate in PREDICATE_CUES)
+
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|im|ive)\b")
+# "my brother", "my mum's", "my boss" (relation words of lexicon.RELATIVE_WORDS)
+_MY_RELATIVE = re.compile(
+    r"\b(?:my|our)\s+((?:best|older|younger|big|little|line|step)?\s*[a-z-]+)"
+)
+_NAME = re.compile(r"\b([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*)")
+_KNOWN_AT = re.compile(
+    r"on record|on file|in (?:your|the) (?:records?|notes?|memory|files?|system|database|log)|"
+    r"writ(?:ten|e) down|\bnoted\b|\bhave down\b|\bhad down\b|\bhad (?:me|him|her) (?:down|as)\b|"
+    r"did you (?:know|have|think|believe|record|store|log|list|note|say)|had you (?:got|noted|recorded|stored)|"
+    r"as far as you knew|according to (?:you|your)|what (?:was|were) (?:recorded|stored|logged|saved|listed)|"
+    r"did (?:the|your) (?:memory|records?|notes?) say|you (?:had|were) (?:told|aware)|"
+    r"what did you (?:have|hold|keep)|(?:recorded|stored|logged|saved) (?:for|as|about)|"
+    r"did (?:you|u) (?:reckon|have|show|list|record)|(?:were|was) (?:you|u) showing|showing as|"
+    r"(?:you|u)(?:'d| had| have) (?:me|him|her|it)\b|'d (?:you|u) have|(?:have|had) (?:\w+ )?listed|"
+    r"listed (?:for|as|under)|what did (?:you|u) (?:think|believe)|on your (?:books|list|radar)"
+)
+_TIMELINE = re.compile(
+    r"in order|chronolog|history|over (?:time|the years)|\bever\b|all (?:the )?(?:places|cities|"
+    r"towns|companies|jobs|employers|phones|pets|titles|roles|managers|bosses|partners|"
+    r"languages|projects)|every (?:place|city|job|company|phone)|(?:which|what) (?:cities|places|towns|"
+    r"companies|employers|jobs|phones|roles|titles|positions|managers|bosses|partners|devices|languages|countries)|"
+    r"how many (?:times|places|cities|jobs|companies|phones)|oldest first|newest first|"
+    r"most recent first|earliest first|one after (?:the )?other|list (?:all|every|the)|so far|"
+    r"through the years|sequence|progression|what were all|(?:been|gone|went) through|"
+    r"every (?:place|one|person|job|role|title|phone|pet|hobby|diet|team|project)|"
+    r"all the (?:people|places|ones|jobs|roles)|pick(?:ed)? up and (?:drop|dropped|ditch)|"
+    r"come and gone|\bhave (?:i|\w+) (?:had|tried|lived|worked|been|owned|dated|used|done)\b"
+    r".*\b(?:since|so far|over|in \d{4})"
+)
+_NOW = re.compile(
+    r"\b(?:now|currently|these days|at the moment|today|right now|presently|at present|"
+    r"nowadays|rn|atm|at the mo|lately|of late)\b"
+)
+_WHEN = re.compile(
+    r"^\s*(?:so\s+|and\s+|hey,?\s+|ok,?\s+)?(?:when|what (?:date|day|month|year|time)|since when|how long ago|on what date|in what year|which (?:year|month|day))\b"
+)
+_END_VERBS = re.compile(
+    r"\b(?:leave|left|quit|stop(?:ped)?|end(?:ed)?|finish(?:ed)?|move[sd]? (?:out|away)|break up|broke up|"
+    r"split|lose|lost|die[sd]?|pass(?:ed)? away|give up|gave up|drop(?:ped)?|rehome[sd]?|sold|"
+    r"no longer|retire[sd]?|resign(?:ed)?|fired|laid off)\b"
+)
+_ORDER_NEWEST = re.compile(r"newest first|most recent first|latest first|reverse chronolog")
+# Time anchored on another fact: "just before I relocated to Denver", "since I started at X"
+_ANCHOR = re.compile(
+    r"\b(?P<rel>(?:just |right |shortly |immediately )?before|(?:just |right |shortly )?after|since|"
+    r"when|while|during (?:the time|my time)|back when|by the time|until|till|the (?:day|week|month)|"
+    r"around the time)\s+"
+    r"(?P<clause>(?:i|my|me|we|he|she|they|(?-i:[A-Z])\w+)\b[^?.,;]*)",
+    re.I,
+)
+_PAST_TENSE = re.compile(
+    r"\b(?:did|was|were|had|used to|back then|previously|before|formerly|at the time|"
+    r"lived|worked|moved|had)\b"
+)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How a question was understood.
+
+    ``mode``: "current" (at the question's date), "past" (values during ``window``),
+    "timeline" (every value overlapping ``window``, in order), "known_at" (what was on
+    record at ``at``, about that instant), "when" (when ``object`` started or ended:
+    ``edge``) or "none" (no predicate recognised). ``subject`` is None when the question
+    names someone the scope does not know.
+    """
+
+    subject: str | None
+    predicate: str | None
+    mode: str
+    window: Interval | None = None
+    at: datetime | None = None
+    object: str | None = None
+    edge: str = "start"
+    newest_first: bool = False
+    time_text: str | None = None
+    unknown_name: str | None = None
+
+
+# What the reader may ask the store: (scope-bound) lookups, so that it stays testable.
+Lookup = Callable[[str, str], list]  # (subject, predicate) -> facts (current belief, any time)
+KnownNames = Callable[[list[str]], dict[str, str]]  # candidate names -> canonical names
+
+
+def read_question(
+    question: str,
+    *,
+    owner: str,
+    reference: datetime,
+    known_names: KnownNames | None = None,
+    facts_of: Lookup | None = None,
+    tz=None,
+) -> Reading:
+    """Read ``question`` (asked at ``reference`` by ``owner``) into a :class:`Reading`."""
+    question = " ".join(question.replace("’", "'").split())
+    anchor = _ANCHOR.search(question)
+    # The main question without its anchor clause: "what phone did I have | just before I
+    # moved to Melbourne" asks about phones, and Melbourne is not its subject.
+    main = question[: anchor.start()] + question[anchor.end() :] if anchor else question
+    low = main.lower()
+    predicate = predicate_of(low) or (predicate_of(question.lower()) if anchor else None)
+    if _ADVICE.search(low):
+        predicate = None
+    subject, unknown = _subject(main, low, owner, predicate, known_names, facts_of)
+    if predicate == "deadline":  # a deadline belongs to a project, named anywhere
+        projects = [_strip_possessive(n.group(1)) for n in _NAME.finditer(main) if n.start() > 0]
+        projects = [n for n in projects if n.lower() not in _NOT_NAMES and n != owner]
+        if projects:
+            subject, unknown = projects[0], None
+            if known_names is not None and projects[0] not in known_names([projects[0]]):
+                unknown = projects[0]
+        return Reading(subject, None, "none", unknown_name=unknown)
+    times = [t for t in find_time_expressions(main, reference, tz=tz) if t.text.lower() != "now"]
+    window, at, text = _window(times, reference)
+    anchored = None
+    if window is None and anchor is not None:
+        anchored = _anchor(anchor, subject or owner, owner, facts_of)
+    base = dict(subject=subject, predicate=predicate, unknown_name=unknown)
+    if _KNOWN_AT.search(low) and at is not None:
+        return Reading(**base, mode="known_at", at=at, window=window, time_text=text)
+    if _WHEN.search(low) and predicate != "deadline":
+        return Reading(**base, mode="when", object=_when_object(main, subject, owner),
+                       edge="end" if _END_VERBS.search(low) else "start")  # fmt: skip
+    newest = bool(_ORDER_NEWEST.search(low))
+    ranged = times and times[0].kind in ("since", "range", "after", "before")
+    if _TIMELINE.search(low) or (ranged and _plural(low)):
+        span = window if (window is not None and (ranged or _plural(low))) else None
+        if anchored is not None:
+            span = anchored[0]
+        if window is not None and not ranged and not _plural(low):
+            span = None
+        return Reading(**base, mode="timeline", window=span or window, time_text=text,
+                       newest_first=newest)  # fmt: skip
+    if window is not None and not _NOW.search(low):
+        if times[0].kind == "since":
+            return Reading(**base, mode="timeline", window=window, time_text=text)
+        return Reading(**base, mode="past", window=window, at=at, time_text=text)
+    if anchored is not None:
+        span, text = anchored
+        mode = "timeline" if span.end >= POS_INF and span.start > NEG_INF else "past"
+        return Reading(**base, mode=mode, window=span, time_text=text, newest_first=newest)
+    return Reading(**base, mode="current")
+
+
+def predicate_of(low: str) -> str | None:
+    """The predicate a lower-cased question (or clause) asks about, if any."""
+    if _PREFERENCE.search(low):
+        found = next((p for cue, p in _FAVOURITE if cue.search(low)), None)
+        if found is not None:
+            return found
+    return next((p for cue, p in _CUES if cue.search(low)), None)
+
+
+def _plural(low: str) -> bool:
+    return bool(
+        re.search(
+            r"\b(?:which|what) (?!was\b|is\b|has\b|does\b)\w+s\b|\bhave i (?:had|lived|worked)|\bbeen\b",
+            low,
+        )
+    )
+
+
+# Asking for advice or an opinion is not asking for a stored fact.
+_ADVICE = re.compile(
+    r"\b(?:should i|reckon i should|do you think i|would you|what do you think|can you recommend|"
+    r"any (?:tips|ideas|suggestions)|recommend|which (?:one )?is better|worth it)\b"
+)
+
+
+def _window(times: list[TimeExpression], reference: datetime):
+    """The question's time window, the instant a belief is read at, and the phrase."""
+    if not times:
+        return None, None, None
+    t = times[0]
+    span = t.interval
+    if t.kind in ("since", "after"):
+        span = Interval(span.start, POS_INF)
+    elif t.kind in ("until", "before"):
+        span = Interval(NEG_INF, span.start if span.start > NEG_INF else span.end)
+    if t.grain == "instant" and span.end <= span.start + ONE_MICROSECOND:
+        span = Interval(span.start, span.start + timedelta(minutes=1))
+    # a belief is read at the end of the named moment: what was on record by then
+    end = min(span.end, reference + ONE_MICROSECOND) if span.end < POS_INF else reference
+    at = end - ONE_MICROSECOND
+    if t.grain == "instant":
+        at = t.interval.start
+    return span, at, t.text
+
+
+_SUBJECT_BEFORE = re.compile(
+    r"(?:\b(?:does|did|is|was|has|have|do|are|were|about|of|for|can|will|would)|'s|'re)\s*$", re.I
+)
+_SUBJECT_AFTER = re.compile(
+    r"^(?:'s\b|\s+(?:live[sd]?|work(?:s|ed|ing)?|do(?:es|ing)?|got|ha[sd]|have|is|was|been|"
+    r"go(?:es|ing)|dat(?:es|ed|ing)|see(?:s|ing)|drink(?:s|ing)?|eat(?:s|ing)?|into|report(?:s|ed)?|"
+    r"use[sd]?|using|move[sd]?|prefer(?:s|red)?|like[sd]?|love[sd]?|keep|keeps|kept)\b)",
+    re.I,
+)
+_BARE_RELATIVE = re.compile(r"\b(mum|mom|dad|nan|nana|gran|grandma|grandpa|granny)(?:'s)?\b")
+
+
+def _subject(main, low, owner, predicate, known_names, facts_of):
+    """(subject, unknown name): whose fact the question asks about."""
+    relative = _MY_RELATIVE.search(low) or _BARE_RELATIVE.search(low)
+    word = relative_word(relative.group(1)) if relative else None
+    if word is not None:
+        # "my boss" asking for the manager is the owner's manager; "my wife" likewise.
+        relation = _RELATION_PREDICATE.get(word)
+        if relation in ("manager", "partner") and predicate == relation:
+            return owner, None
+        if relation is not None and predicate == relation and re.search(r"\bwho\b|\bname", low):
+            return owner, None
+        return _resolve_relative(owner, word, facts_of), None
+    named = [
+        _strip_possessive(m.group(1))
+        for m in _NAME.finditer(main)
+        if _SUBJECT_BEFORE.search(main[: m.start()])
+        or _SUBJECT_AFTER.match(main[m.end() :])
+        or (m.start() == 0 and _SUBJECT_AFTER.match(main[m.end() :]))
+    ]
+    named = [n for n in _subnames(named) if n.lower() not in _NOT_NAMES and n != owner]
+    known = known_names(named) if known_names is not None and named else {}
+    if named:
+        name = next((n for n in named if n in known), named[0])
+        if known.get(name, name) != owner:
+            return known.get(name, name), (None if name in known else name)
+    return owner, None
+
+
+def _possessed(low: str, name: str) -> bool:
+    """The question is about a named person even though it says "my" ("my sister Ana's job")."""
+    return bool(re.search(rf"\b{re.escape(name.lower())}(?:'s)?\b", low))
+
+
+def _asks_about(low: str, name: str) -> bool:
+    n = re.escape(name.lower())
+    return bool(
+        re.search(
+            rf"\b(?:does|did|is|was|has|have|do) {n}\b|\b{n} (?:live|work|do|has|is|was)\b", low
+        )
+    )
+
+
+def _strip_possessive(name: str) -> str:
+    return re.sub(r"['’]s$", "", name).strip(".")
+
+
+def _subnames(names: list[str]) -> list[str]:
+    """Each capitalised run and its single words ("When Ana" -> "When Ana", "Ana")."""
+    out: list[str] = []
+    for name in names:
+        out.append(name)
+        out.extend(w for w in name.split() if w not in out)
+    return out
+
+
+def _resolve_relative(owner: str, word: str, facts_of: Lookup | None) -> str:
+    """ "my brother": the named brother the store knows if it knows exactly one relative
+    by that relation, else the owner's unnamed brother."""
+    unnamed = relative_name(owner, word)
+    predicate = _RELATION_PREDICATE.get(word)
+    if facts_of is None or predicate is None:
+        return unnamed
+    if facts_of(unnamed, ""):
+        return unnamed
+    linked = {f.object for f in facts_of(owner, predicate) if f.object}
+    named = [name for name in linked if "'s " not in name]
+    if len(named) == 1 and predicate in ("manager", "partner"):
+        return named[0]
+    if len(named) == 1 and len(linked) == 1:
+        return named[0]
+    return unnamed
+
+
+_RELATION_PREDICATE = {
+    "brother": "sibling", "sister": "sibling", "mother": "parent", "father": "parent",
+    "son": "child", "daughter": "child", "friend": "friend", "manager": "manager",
+    "wife": "partner", "husband": "partner", "partner": "partner", "girlfriend": "partner",
+    "boyfriend": "partner",
+}  # fmt: skip
+_NOT_NAMES = frozenset(
+    "i i'm i've i'd what where when who which how why is are was were do does did can could "
+    "would will should have has had my me the a an and or since before after during in on at "
+    "by from until till back just so hey ok okay please tell remind any anything quick "
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday christmas easter new year "
+    "spring summer autumn fall winter today yesterday tomorrow last next this that".split()
+)
+
+
+_WHEN_VERB = re.compile(
+    r"\b(?:start(?:ed)?|began|begin|join(?:ed)?|leave|left|quit|move[ds]? (?:in(?:to)?|out of|to|from|away from)|"
+    r"get|got|adopt(?:ed)?|go|went|become|became|being|give up|gave up|stop(?:ped)? (?:being|reporting to|seeing|dating)?|"
+    r"take up|took up|pick(?:ed)? up|switch(?:ed)? to|swap(?:ped)? to|split (?:with|from)|"
+    r"break up with|broke up with|lose|lost|retire[ds]? from)\s+(?:at |with |to |from |for )?"
+)
+
+
+def _when_object(question: str, subject: str | None, owner: str) -> str | None:
+    """The value a "when" question names ("when did I start at the BBC" -> BBC, "when did
+    I go vegan" -> vegan)."""
+    names = [_strip_possessive(m.group(1)) for m in _NAME.finditer(question) if m.start() > 0]
+    names = [n for n in names if n.lower() not in _NOT_NAMES and n not in (subject, owner)]
+    if names:
+        return names[-1]
+    verbs = list(_WHEN_VERB.finditer(question.lower()))
+    if not verbs:
+        return None
+    tail = question[verbs[-1].end() :].strip(" ?!.")
+    tail = re.sub(r"(?i)^(?:my |the |a |an |our )+", "", tail)
+    tail = re.sub(r"(?i)\s+(?:again|exactly|then|first|for the first time|lol)\b.*$", "", tail)
+    return tail or None
+
+
+def _anchor(m: re.Match, subject: str, owner: str, facts_of: Lookup | None):
+    """A window anchored on another fact ("just before I relocated to Denver"): the fact
+    whose value the clause names (else the only change of the predicate it names), of
+    the question's subject ("he/she") or of the owner. Returns (window, phrase) or None."""
+    if facts_of is None:
+        return None
+    clause = m.group("clause")
+    low = clause.lower()
+    who = subject if re.match(r"(?:he|she|they)\b", low) else owner
+    facts = facts_of(who, "") or facts_of(owner, "")
+    named = [f for f in facts if f.object and re.search(rf"\b{re.escape(f.object.lower())}\b", low)]
+    if not named:
+        predicate = predicate_of(low)
+        named = [f for f in facts if f.predicate == predicate]
+        if len({f.object for f in named}) != 1:
+            return None
+    target = min(named, key=lambda f: f.valid_from)
+    ends = bool(_END_VERBS.search(low))
+    start, end = target.valid_from, target.valid_to
+    point = end if ends else start
+    if point in (NEG_INF, POS_INF):
+        return None
+    day = timedelta(days=1)
+    rel = m.group("rel").lower().split()[-1]
+    if rel in ("before", "until", "till"):
+        window = Interval(point - day, point)
+    elif rel == "after":
+        window = Interval(point, point + day)
+    elif rel == "since":
+        window = Interval(point, POS_INF)
+    elif (
+        rel in ("day", "week", "month")
+        or ends
+        or re.search(
+            r"\b(?:start|join|began|begin|got|moved|arrived|took|went|became|switched|adopted)", low
+        )
+    ):
+        window = Interval(point, point + day)
+    else:  # "while I was at X", "when I lived in X": the whole stretch
+        window = Interval(start, end)
+    return window, m.group(0)
