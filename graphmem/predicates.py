@@ -67,6 +67,27 @@ BUILTINS: tuple[Predicate, ...] = (
     ),
     Predicate("drives", _F, "entity", "Person", "Vehicle", "{subject} drives {object}"),
     Predicate("phone", _F, "entity", "Person", "Device", "{subject}'s phone is {object}"),
+    # favourites: one at a time, and they change ("Rust has become my go-to language")
+    *(
+        Predicate(
+            f"favourite_{kind}",
+            _F,
+            "literal",
+            "Person",
+            "Thing",
+            f"{{subject}}'s favourite {label} is {{object}}",
+        )  # fmt: skip
+        for kind, label in (
+            ("language", "programming language"),
+            ("food", "food"),
+            ("drink", "drink"),
+            ("book", "book"),
+            ("film", "film"),
+            ("music", "music"),
+            ("sport", "sport"),
+            ("colour", "colour"),
+        )  # fmt: skip
+    ),
     # many at once
     Predicate("owns_pet", _S, "entity", "Person", "Pet", "{subject} has a pet {object}"),
     Predicate("owns", _S, "entity", "Person", "Thing", "{subject} owns {object}"),

@@ -210,7 +210,13 @@ def read_question(
     # moved to Melbourne" asks about phones, and Melbourne is not its subject.
     main = question[: anchor.start()] + question[anchor.end() :] if anchor else question
     low = main.lower()
-    predicate = predicate_of(low) or (predicate_of(question.lower()) if anchor else None)
+    # "where does my wife work": the relation names the subject, "work" the predicate
+    bare = _MY_RELATIVE.sub("them", low)
+    predicate = (
+        predicate_of(bare)
+        or predicate_of(low)
+        or (predicate_of(question.lower()) if anchor else None)
+    )
     if _ADVICE.search(low):
         predicate = None
     subject, unknown = _subject(main, low, owner, predicate, known_names, facts_of)
@@ -221,6 +227,7 @@ def read_question(
             subject, unknown = projects[0], None
             if known_names is not None and projects[0] not in known_names([projects[0]]):
                 unknown = projects[0]
+    if predicate is None:
         return Reading(subject, None, "none", unknown_name=unknown)
     times = [t for t in find_time_expressions(main, reference, tz=tz) if t.text.lower() != "now"]
     window, at, text = _window(times, reference)
@@ -308,6 +315,7 @@ _SUBJECT_AFTER = re.compile(
     r"use[sd]?|using|move[sd]?|prefer(?:s|red)?|like[sd]?|love[sd]?|keep|keeps|kept)\b)",
     re.I,
 )
+_CAPITALISED = re.compile(r"\b[A-Z][\w'’.-]*")
 _BARE_RELATIVE = re.compile(r"\b(mum|mom|dad|nan|nana|gran|grandma|grandpa|granny)(?:'s)?\b")
 
 
@@ -324,11 +332,11 @@ def _subject(main, low, owner, predicate, known_names, facts_of):
             return owner, None
         return _resolve_relative(owner, word, facts_of), None
     named = [
-        _strip_possessive(m.group(1))
-        for m in _NAME.finditer(main)
+        _strip_possessive(m.group())
+        for m in _CAPITALISED.finditer(main)
         if _SUBJECT_BEFORE.search(main[: m.start()])
         or _SUBJECT_AFTER.match(main[m.end() :])
-        or (m.start() == 0 and _SUBJECT_AFTER.match(main[m.end() :]))
+        or m.group().endswith(("'s", "’s"))
     ]
     named = [n for n in _subnames(named) if n.lower() not in _NOT_NAMES and n != owner]
     known = known_names(named) if known_names is not None and named else {}
@@ -358,11 +366,16 @@ def _strip_possessive(name: str) -> str:
 
 
 def _subnames(names: list[str]) -> list[str]:
-    """Each capitalised run and its single words ("When Ana" -> "When Ana", "Ana")."""
+    """Each capitalised run and its single words ("What's Leila's" -> "Leila")."""
     out: list[str] = []
     for name in names:
-        out.append(name)
-        out.extend(w for w in name.split() if w not in out)
+        parts = [_strip_possessive(w) for w in name.split()]
+        kept = [
+            w for w in parts if w.lower() not in _NOT_NAMES and not w.lower().startswith("what")
+        ]
+        for candidate in (" ".join(kept), *kept):
+            if candidate and candidate not in out:
+                out.append(candidate)
     return out
 
 
@@ -378,8 +391,6 @@ def _resolve_relative(owner: str, word: str, facts_of: Lookup | None) -> str:
     linked = {f.object for f in facts_of(owner, predicate) if f.object}
     named = [name for name in linked if "'s " not in name]
     if len(named) == 1 and predicate in ("manager", "partner"):
-        return named[0]
-    if len(named) == 1 and len(linked) == 1:
         return named[0]
     return unnamed
 

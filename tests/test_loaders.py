@@ -31,7 +31,10 @@ DATA = Path(__file__).parent / "data" / "logs"
 BROKEN = DATA / "broken"
 # shared/ lies beside the repository (in development and in CI).
 LONGMEMEVAL = (
-    Path(__file__).resolve().parents[2] / "shared" / "data" / "longmemeval-dev"
+    Path(__file__).resolve().parents[2]
+    / "shared"
+    / "data"
+    / "longmemeval-dev"
     / "longmemeval_s_dev66.json.gz"
 )
 

@@ -241,6 +241,16 @@ class Clause:
         return te.span[0] + shift, te.span[1] + shift
 
 
+# A user's clause that opens with one of these verbs has dropped its "I".
+_DROPPED_SUBJECT = re.compile(
+    r"(?i)\s*(?:(?:just|finally|officially|recently|also|now|still|then|and)\s+)*"
+    r"(?:moved|started|starting|left|joined|quit|got|adopted|switched|swapped|took|gave|"
+    r"finished|bought|sold|been|promoted|landed|signed|broke|split|picked|dropped|ditched|"
+    r"went|became|traded|upgraded|rehomed|lost|handed|relocated|retired|resigned|"
+    r"working|living|moving|switching|doing|dating|seeing|married|engaged|done|off|back)\b"
+)
+
+
 def read_clause(
     text: str,
     start: int,
@@ -250,6 +260,7 @@ def read_clause(
     times: list[TimeExpression],
     pending: str | None,
     last_who: str | None,
+    dropped: str | None = None,
 ) -> Clause:
     """The clause ``text[start:end]``; ``last_who``: the subject an elided clause borrows."""
     raw = text[start:end]
@@ -287,6 +298,8 @@ def read_clause(
             c.correction = True
     if elided and last_who and not re.match(r"(?i)\s*(?:i|my|he|she)\b", body):
         c.prefix = last_who + " "
+    elif dropped and _DROPPED_SUBJECT.match(body):
+        c.prefix = dropped + " "  # chat drops "I": "moved to Leeds last week"
     c.times = [t for t in times if c.start <= t.span[0] and t.span[1] <= c.end]
     c.negated, c.ceased = negation(c.text)
     return c

@@ -13,8 +13,15 @@ from __future__ import annotations
 import re
 
 from graphmem.extraction.clauses import Clause
-from graphmem.extraction.lexicon import HOBBY_GAMES, words
-from graphmem.extraction.objects import POINTS_BACK, clean, gerund, phrase_or_gerund, split_list
+from graphmem.extraction.lexicon import HOBBY_GAMES, LANGUAGES, words
+from graphmem.extraction.objects import (
+    POINTS_BACK,
+    clean,
+    gerund,
+    phrase,
+    phrase_or_gerund,
+    split_list,
+)
 from graphmem.extraction.patterns import pattern
 from graphmem.extraction.timing import aspect_of
 from graphmem.extraction.turn import Draft, Turn, emit
@@ -186,3 +193,68 @@ def hobby_stop(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     if first in _NOT_HOBBIES or first in ("smoking", "drinking", "vaping"):
         return []
     return emit(x, c, m, "hobby", [activity], "retract")
+
+
+# Favourites: one value at a time per category ("Rust has become my go-to language").
+FAVOURITE_CATEGORIES: dict[str, str] = {
+    **dict.fromkeys(
+        ["programming language", "coding language", "language", "lang", "stack"],
+        "favourite_language",
+    ),
+    **dict.fromkeys(["food", "dish", "meal", "cuisine", "snack", "thing to eat"], "favourite_food"),
+    **dict.fromkeys(["drink", "beverage", "tipple", "bevvy"], "favourite_drink"),
+    **dict.fromkeys(["book", "novel", "read"], "favourite_book"),
+    **dict.fromkeys(["film", "movie", "flick"], "favourite_film"),
+    **dict.fromkeys(
+        ["band", "music", "artist", "singer", "song", "album", "genre", "group"], "favourite_music"
+    ),
+    **dict.fromkeys(["sport", "team", "game to watch"], "favourite_sport"),
+    **dict.fromkeys(["colour", "color"], "favourite_colour"),
+}
+_CATEGORY = "|".join(sorted((re.escape(k) for k in FAVOURITE_CATEGORIES), key=len, reverse=True))
+_FAV_WORD = (
+    r"(?:(?i:all[- ]time|absolute|new|current|real|actual|ultimate|number[- ]one)\s+)*"
+    r"(?i:favou?rite|fave|fav|go-to|go\s+to|preferred|top|pick\s+of|best)"
+)
+# "my favourite food is X", "my go-to language is now X", "fave film? X"
+FAV_MINE = pattern(
+    rf"(?i:my)\s+{_FAV_WORD}\s+(?P<cat>(?i:{_CATEGORY}))s?(?:\s+(?i:of\s+all\s+time|ever))?"
+    r"\s*(?:(?P<v>(?i:is|'s|’s|has\s+become|became|is\s+now|is\s+still|now|these\s+days\s+is|"
+    r"at\s+the\s+moment\s+is|right\s+now\s+is|has\s+to\s+be|would\s+be|=)|[?:–—-]))\s*"
+)
+# "X is my favourite food", "X has become my go-to language", "X is my drink of choice"
+FAV_VALUE = pattern(
+    rf"(?P<obj>[^,.;!?]{{1,40}}?)\s+(?P<v>(?i:is|are|'s|’s|has\s+become|have\s+become|became|"
+    r"is\s+now|is\s+still|remains|will\s+always\s+be))\s+(?:(?i:now|still|officially|easily|"
+    r"definitely|honestly|totally|basically)\s+)?(?i:my)\s+(?:(?:"
+    rf"{_FAV_WORD})\s+(?P<cat>(?i:{_CATEGORY}))|(?P<cat2>(?i:{_CATEGORY}))\s+(?i:of\s+choice)|"
+    rf"(?P<cat3>(?i:{_CATEGORY})))\b"
+)
+
+
+def favourite_value(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """One favourite, either way round; a change word makes it a change."""
+    cat = m.groupdict().get("cat") or m.groupdict().get("cat2") or m.groupdict().get("cat3")
+    predicate = FAVOURITE_CATEGORIES.get(" ".join(cat.lower().split()))
+    if predicate is None:
+        return []
+    if "obj" in m.re.groupindex:
+        value = _favourite_object(m.group("obj"))
+    else:
+        found = phrase(c, m.end(), max_words=6)
+        value = found[2] if found else None
+    if not value or (predicate == "favourite_language" and value.title() in LANGUAGES):
+        return []
+    verb = (m.groupdict().get("v") or "").lower()
+    changed = bool(re.search(r"become|became|now|new", verb + " " + m.group(0).lower()))
+    return emit(x, c, m, predicate, [value], "change" if changed else "state", subject=x.me)
+
+
+def _favourite_object(text: str) -> str | None:
+    """The value before "is my favourite ...": the last noun phrase, not the chatter."""
+    text = re.split(r"(?i)\b(?:and|but|so|because|honestly|tbh|ok|okay|well|like)\b", text)[-1]
+    text = re.sub(r"(?i)^\s*(?:a|an|the|proper|good|real|some|i\s+think|think)\s+", "", text)
+    text = text.strip(" '\"“”")
+    if not text or len(text.split()) > 5 or re.search(r"(?i)\b(?:i|you|it|this|that)\b", text):
+        return None
+    return text

@@ -137,3 +137,42 @@ def drives(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         return []  # "I've been driving a lot"
     aspect = aspect_of(m.group("aux") or "", "past" if m.group("v") == "drove" else "state")
     return emit(x, c, m, "drives", [obj], aspect)
+
+
+# Phones: a brand and its model ("Pixel 9", "iPhone 15 Pro", "Galaxy S23").
+_BRAND = (
+    r"(?:(?i:google\s+)?(?i:pixel)|(?i:apple\s+)?(?i:iphone)|(?i:samsung\s+)?(?i:galaxy)|"
+    r"(?i:samsung)|(?i:oneplus|one\s+plus)|(?i:xiaomi|redmi|poco)|(?i:huawei)|(?i:nokia)|"
+    r"(?i:motorola|moto)|(?i:fairphone)|(?i:nothing\s+phone)|(?i:sony\s+xperia|xperia)|"
+    r"(?i:oppo)|(?i:vivo)|(?i:honor)|(?i:realme)|(?i:blackberry)|(?i:android))"
+)
+_MODEL = r"(?:\s+(?:[A-Za-z]?\d+[A-Za-z]?|(?i:pro|max|plus|ultra|mini|lite|xl|fold\d*|flip\d*|se|edge|note\s*\d*|a\d+|s\d+)))*"
+DEVICE = rf"(?P<dev>{_BRAND}{_MODEL})(?![\w])"
+# "swapped my old Galaxy for a Pixel 9", "got an iPhone 15", "my phone's a Pixel 8"
+PHONE_NEW = pattern(
+    rf"(?:<SUBJ><AUX>\s+)?(?P<v>(?i:got|bought|ordered|picked\s+up|switched|swapped|traded|"
+    rf"upgraded|moved|changed|went|caved\s+and\s+got|treated\s+myself\s+to|finally\s+got))\b"
+    rf"[^.;!?]{{0,60}}?\b(?i:to|for|a|an|the|new|my)\s+(?:(?i:new|shiny|brand[- ]new)\s+)*{DEVICE}"
+)
+PHONE_IS = pattern(
+    rf"(?i:my)\s+(?:(?i:new|current)\s+)?(?i:phone|mobile|handset|cell)(?:['’]s|\s+is"
+    rf"|\s+is\s+now|\s+these\s+days\s+is)\s+(?i:a|an|the)?\s*{DEVICE}"
+)
+PHONE_HAVE = pattern(
+    rf"<SUBJ><AUX>\s+(?i:have|has|use|uses|using|rocking|on)\s+(?i:a|an|the)\s+(?:(?i:new)\s+)?{DEVICE}"
+)
+
+
+def phone(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """The speaker's phone: a new one is a change, "my phone is" a state."""
+    device = " ".join(m.group("dev").split())
+    device = re.sub(r"(?i)^(?:google|apple|samsung)\s+(?=\w)", "", device) or device
+    device = (
+        device[0].upper() + device[1:]
+        if not device.lower().startswith("iphone")
+        else "iPhone" + device[6:]
+    )
+    changed = "v" in m.re.groupindex and m.group("v") is not None
+    who = m.group("who") if "who" in m.re.groupindex else None
+    aspect = "change" if changed else "state"
+    return emit(x, c, m, "phone", [device], aspect, **({} if who else {"subject": x.me}))

@@ -62,6 +62,7 @@ from graphmem.extraction.corrections import add, corrected
 from graphmem.extraction.guards import blocked, mutes_sentence
 from graphmem.extraction.patterns import SUBJ
 from graphmem.extraction.secrets import contains_secret
+from graphmem.extraction.truecase import truecase
 from graphmem.extraction.turn import Draft, SpeakerMemory, Turn
 from graphmem.model import CandidateFact, Episode, Provenance
 from graphmem.predicates import PredicateRegistry
@@ -148,6 +149,9 @@ RULES: tuple[Rule, ...] = (
     Rule("native", facts_identity.NATIVE, facts_identity.speaks),
     Rule("allergic", facts_identity.ALLERGIC, facts_identity.allergy),
     Rule("allergy", facts_identity.ALLERGY, facts_identity.allergy),
+    Rule("phone_new", facts_things.PHONE_NEW, facts_things.phone),
+    Rule("phone_is", facts_things.PHONE_IS, facts_things.phone),
+    Rule("phone_have", facts_things.PHONE_HAVE, facts_things.phone),
     Rule("pet_have", facts_things.PET_HAVE, facts_things.pet_have),
     Rule("owns", facts_things.OWNS, facts_things.owns),
     Rule("drives", facts_things.DRIVES, facts_things.drives),
@@ -156,6 +160,8 @@ RULES: tuple[Rule, ...] = (
     Rule("hobby_start", facts_tastes.HOBBY_START, facts_tastes.hobby_start),
     Rule("hobby_stop", facts_tastes.HOBBY_STOP, facts_tastes.hobby_stop),
     Rule("likes", facts_tastes.LIKES, facts_tastes.likes),
+    Rule("fav_mine", facts_tastes.FAV_MINE, facts_tastes.favourite_value),
+    Rule("fav_value", facts_tastes.FAV_VALUE, facts_tastes.favourite_value),
     Rule("favourite", facts_tastes.FAVOURITE, facts_tastes.favourite),
     Rule("dislikes", facts_tastes.DISLIKES, facts_tastes.dislikes, negatable=True),
     Rule("plans", facts_plans.PLANS, facts_plans.plans),
@@ -205,7 +211,7 @@ class RuleExtractor:
         )
         if bot and not self.include_assistant:
             return []
-        text = mask(episode.text)
+        text = mask(truecase(episode.text))
         x = Turn(episode, self._memory_for(episode.scope, episode.speaker), not bot, text)
         times = find_time_expressions(text, episode.timestamp)
         pending, muted = None, -1
@@ -213,8 +219,9 @@ class RuleExtractor:
             if sentence == muted:
                 continue  # the rest of a request to the assistant is its content, not a fact
             c = read_clause(
-                text, start, end, elided=elided, times=times, pending=pending, last_who=x.last_who
-            )
+                text, start, end, elided=elided, times=times, pending=pending, last_who=x.last_who,
+                dropped="I" if x.first_person else None,
+            )  # fmt: skip
             pending = None
             if marker_only(c):
                 pending = mark_for_next(c, text[start:end])

@@ -1,0 +1,79 @@
+"""Capitals back into chat typed all in lower case.
+
+People text "moved to leeds, started at monzo monday". The rules find names by their
+capitals, so such a turn would yield nothing. :func:`truecase` restores them first, on
+turns that have (almost) none: "i" becomes "I"; a word the English word list (SCOWL, via
+Debian's ``wamerican``/``wbritish``, shipped as ``graphmem/data/english_words.txt.gz``)
+knows only as a proper noun ("leeds") is capitalised; so is a word it does not know at
+all ("monzo", "ollie") unless it is chat shorthand ("lol", "tbf"). Common words stay as
+they are, so "reading" stays a verb. Offsets never change: only letters' case does.
+
+>>> truecase("moved to leeds and started at monzo lol")
+'moved to Leeds and started at Monzo lol'
+>>> truecase("I moved to Leeds.")  # already cased: left alone
+'I moved to Leeds.'
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from functools import cache
+from importlib import resources
+
+_WORD = re.compile(r"[A-Za-z][a-z]*(?:['’][a-z]+)?")
+_FIRST_PERSON = re.compile(r"i(?:['’](?:m|ve|d|ll))?|im|ive")
+# Chat shorthand and spellings no dictionary has, which are not names.
+_SHORTHAND = frozenset(
+    "lol lols omg tbf tbh ngl imo imho btw fyi asap idk idc ikr ily rn atm irl jk lmao lmk "
+    "smh tho thru gonna wanna gotta kinda sorta dunno lemme gimme ya yeah yep yup nope nah "
+    "haha hahaha hehe aw aww ugh urgh meh hmm hm ok okay k pls plz thx ty ur u r cuz cos coz "
+    "bday uni telly fella mate mates bestie hun babe bc bf gf hubby wifey fam bro sis ppl "
+    "msg msgs txt convo vibe vibes legit cba innit wfh ooh oof yikes yass yay woohoo whatevs "
+    "fave faves fav favs veggie vego brekkie arvo selfie emoji wifi dm dms fomo af tmrw tmr "
+    "tonite 2day etc eg ie vs ps pm am hr hrs min mins sec secs km kg lbs yr yrs wk wks mo mos".split()
+)
+
+
+@cache
+def _words() -> tuple[frozenset[str], frozenset[str]]:
+    """(common lower-case words, words known only as proper nouns, lower-cased)."""
+    data = resources.files("graphmem.data").joinpath("english_words.txt.gz").read_bytes()
+    lower, proper = set(), set()
+    for word in gzip.decompress(data).decode("utf-8").split():
+        (proper if word[0].isupper() else lower).add(word.lower())
+    return frozenset(lower), frozenset(proper)
+
+
+def needs_truecase(text: str) -> bool:
+    """Whether ``text`` is typed in lower case: no capital letter past a word's start
+    except "I", and no capitalised word other than at a sentence's start."""
+    capitals = 0
+    for m in _WORD.finditer(text):
+        word = m.group()
+        if word[0].isupper() and word != "I" and not _sentence_start(text, m.start()):
+            capitals += 1
+    return capitals == 0 and any(c.isalpha() for c in text)
+
+
+def _sentence_start(text: str, pos: int) -> bool:
+    before = text[:pos].rstrip()
+    return not before or before[-1] in ".!?\n"
+
+
+def truecase(text: str) -> str:
+    """``text`` with the capitals of names restored, when it was typed in lower case."""
+    if not needs_truecase(text):
+        return text
+    lower, proper = _words()
+    chars = list(text)
+    for m in _WORD.finditer(text):
+        word = m.group()
+        key = re.split(r"['’]", word.lower())[0]
+        if _FIRST_PERSON.fullmatch(word.lower()):
+            chars[m.start()] = "I"
+        elif key in _SHORTHAND or len(key) < 3:
+            continue
+        elif key in proper or key not in lower:
+            chars[m.start()] = word[0].upper()
+    return "".join(chars)

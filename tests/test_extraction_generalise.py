@@ -1,0 +1,55 @@
+"""Phrasings beyond the first rule table: chat typed in lower case, subjects dropped,
+favourites that change, phones."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.extraction.rules import RuleExtractor
+from graphmem.extraction.truecase import needs_truecase, truecase
+from graphmem.model import Episode
+
+
+def _facts(text: str) -> set[tuple]:
+    episode = Episode(scope="s", session="a", turn=0, speaker="Maya", role="user", text=text,
+                      timestamp="2025-03-12T10:00:00Z")  # fmt: skip
+    return {
+        (f.op, f.subject, f.predicate, f.object, f.valid_from.date().isoformat())
+        for f in RuleExtractor().extract(episode)
+    }
+
+
+def test_truecase_restores_names_and_keeps_offsets():
+    text = "moved to leeds and started at monzo lol"
+    assert truecase(text) == "moved to Leeds and started at Monzo lol"
+    assert len(truecase(text)) == len(text)
+    assert not needs_truecase("I moved to Leeds.")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("moved to leeds last week", ("supersede", "Maya", "lives_in", "Leeds", "2025-03-03")),
+        ("Swapped my old Galaxy for a Pixel 9 over the weekend.",
+         ("supersede", "Maya", "phone", "Pixel 9", "2025-03-08")),
+        ("my phone is a Pixel 8", ("assert", "Maya", "phone", "Pixel 8", "2025-03-12")),
+        ("Rust has become my go-to language.",
+         ("supersede", "Maya", "favourite_language", "Rust", "2025-03-12")),
+        ("halloumi is my favourite food in the world",
+         ("assert", "Maya", "favourite_food", "Halloumi", "2025-03-12")),
+    ],
+)  # fmt: skip
+def test_reads_the_fact(text, expected):
+    assert expected in _facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "French is my favourite language to listen to",  # a spoken language, not code
+        "if I got a Pixel 9 I'd be happy",
+        "should I get an iPhone 16?",
+    ],
+)
+def test_reads_nothing_from(text):
+    assert not {f for f in _facts(text) if f[2] in ("phone", "favourite_language")}

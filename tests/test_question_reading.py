@@ -1,0 +1,104 @@
+"""Reading questions: whose fact, which predicate, which time mode and window."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from graphmem import Memory
+from graphmem.answer import reading_for
+from graphmem.question import read_question
+
+ASKED = datetime(2026, 3, 10, 15, 0, tzinfo=UTC)
+
+
+def _day(moment) -> str | None:
+    return None if moment is None or moment.year in (1, 9999) else moment.date().isoformat()
+
+
+@pytest.mark.parametrize(
+    ("question", "subject", "predicate", "mode", "start", "end"),
+    [
+        ("Who do I answer to at work right now?", "Maya", "manager", "current", None, None),
+        ("who's my other half these days", "Maya", "partner", "current", None, None),
+        ("where was I living the summer before last?", "Maya", "lives_in", "past", "2024-06-01", "2024-09-01"),
+        ("what was my go-to coding language last easter", "Maya", "favourite_language", "past", "2025-04-20", "2025-04-21"),
+        ("which phones have I had, oldest first?", "Maya", "phone", "timeline", None, None),
+        ("where have I lived since 2021?", "Maya", "lives_in", "timeline", "2021-01-01", None),
+        ("where does my brother live now?", "Maya's brother", "lives_in", "current", None, None),
+        ("what does Ana do for a living?", "Ana", "job_title", "current", None, None),
+        ("what's my shoe size?", "Maya", None, "none", None, None),
+        ("should I get a Pixel or an iPhone?", "Maya", None, "none", None, None),
+    ],
+)  # fmt: skip
+def test_a_question_is_read_into_subject_predicate_and_time(
+    question, subject, predicate, mode, start, end
+):
+    r = read_question(question, owner="Maya", reference=ASKED)
+    assert (r.subject, r.predicate, r.mode) == (subject, predicate, mode)
+    if start or end:
+        assert (_day(r.window.start), _day(r.window.end)) == (start, end)
+
+
+def test_what_was_on_record_is_read_at_the_stated_minute():
+    r = read_question("what was on record on 4 August at 09:01 about my employer?",
+                      owner="Maya", reference=ASKED)  # fmt: skip
+    assert (r.predicate, r.mode) == ("works_at", "known_at")
+    assert r.at == datetime(2025, 8, 4, 9, 1, tzinfo=UTC)
+
+
+def test_a_when_question_names_the_value_and_the_edge():
+    start = read_question("when did I start at the BBC?", owner="Maya", reference=ASKED)
+    assert (start.predicate, start.mode, start.object, start.edge) == (
+        "works_at", "when", "BBC", "start")  # fmt: skip
+    end = read_question("when did I give up pottery?", owner="Maya", reference=ASKED)
+    assert (end.predicate, end.object, end.edge) == ("hobby", "pottery", "end")
+
+
+@pytest.fixture
+def mem(tmp_path):
+    with Memory.open(tmp_path / "m.db", embedder=None) as m:
+        m.remember("Maya", "lives_in", "Austin", valid_from="2019-01-01", scope="s")
+        m.supersede("Maya", "lives_in", "Denver", since="2024-06-15", scope="s")
+        m.remember("Maya", "works_at", "Northwind", valid_from="2022-03-01", scope="s")
+        m.remember("Maya", "sibling", "Ana", scope="s")
+        m.remember("Maya", "partner", "Sam", valid_from="2021-01-01", scope="s")
+        m.remember("Sam", "works_at", "Globex", valid_from="2021-01-01", scope="s")
+        m.remember("Ana", "lives_in", "Porto", valid_from="2020-01-01", scope="s")
+        yield m
+
+
+def test_a_window_anchored_on_another_fact_comes_from_the_store(mem):
+    r = reading_for(mem, "where did I live just before I relocated to Denver?", scope="s",
+                    owner="Maya", reference=ASKED)  # fmt: skip
+    assert (r.predicate, r.mode) == ("lives_in", "past")
+    assert (_day(r.window.start), _day(r.window.end)) == ("2024-06-14", "2024-06-15")
+    answer = mem.ask("where did I live just before I relocated to Denver?", speaker="Maya",
+                     reference=ASKED, scope="s")  # fmt: skip
+    assert [v.value for v in answer.values] == ["Austin"]
+
+
+def test_my_wife_is_the_partner_the_store_knows(mem):
+    answer = mem.ask("where does my wife work?", speaker="Maya", reference=ASKED, scope="s")
+    assert [v.value for v in answer.values] == ["Globex"]
+
+
+def test_a_named_sibling_is_answered_by_name(mem):
+    answer = mem.ask("where does Ana live?", speaker="Maya", reference=ASKED, scope="s")
+    assert [v.value for v in answer.values] == ["Porto"]
+
+
+def test_a_relative_nobody_mentioned_is_not_answered_with_the_owners_facts(mem):
+    answer = mem.ask("where does my brother live?", speaker="Maya", reference=ASKED, scope="s")
+    assert not answer.known
+
+
+def test_a_name_the_scope_never_heard_of_gets_i_dont_know(mem):
+    answer = mem.ask("where does Priya live?", speaker="Maya", reference=ASKED, scope="s")
+    assert not answer.known and answer.mode == "unknown subject"
+
+
+def test_a_question_it_cannot_read_is_declined_not_guessed(mem):
+    answer = mem.ask("what's my shoe size?", speaker="Maya", reference=ASKED, scope="s")
+    assert not answer.known
