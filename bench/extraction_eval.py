@@ -208,9 +208,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--author", help="only this author's file")
     parser.add_argument("--show-errors", action="store_true", help="list every miss and extra")
     parser.add_argument("--json", action="store_true", help="print the scores as JSON")
+    parser.add_argument("--rules-only", action="store_true", help="no frame classifier")
     args = parser.parse_args(argv)
     rows = load_rows(args.split, args.author)
-    tallies, errors = evaluate(rows)
+    make = RuleExtractor
+    if not args.rules_only:
+        from graphmem.retrieval.embedder import default_embedder
+
+        embedder = default_embedder()
+        make = lambda: RuleExtractor(embedder=embedder)  # noqa: E731
+    tallies, errors = evaluate(rows, make)
     if args.json:
         out = {kind: {k: v.as_dict() for k, v in sorted(group.items())}
                for kind, group in tallies.items()}  # fmt: skip

@@ -53,9 +53,18 @@ def _blank(text: str, spans) -> str:
     return "".join(chars)
 
 
+# "lives up in Flagstaff", "moved down to Naples", "works out at the mill": the particle
+# says nothing the rules need, so it is blanked ("lives    in Flagstaff").
+_PARTICLE = re.compile(
+    r"(?i)(?<=[a-z] )(?:up|down|over|out|across|away|back)(?= (?:in|to|at|near)\b)"
+)
+
+
 def mask(text: str) -> str:
-    """``text`` with quoted passages and secrets blanked out, offsets unchanged."""
-    return _blank(mask_quotes(text), [m.span for m in find_secrets(text)])
+    """``text`` with quoted passages and secrets blanked out, offsets unchanged; direction
+    particles before a preposition are blanked too."""
+    masked = _blank(mask_quotes(text), [m.span for m in find_secrets(text)])
+    return _PARTICLE.sub(lambda m: " " * len(m.group()), masked)
 
 
 _ABBREVIATIONS = frozenset(

@@ -212,9 +212,24 @@ JOB_NOUNS = frozenset(
         "dancer singer composer freelancer contractor postdoc undergrad undergraduate lead owner "
         "entrepreneur midwife caregiver counselor counsellor optometrist radiologist sysadmin "
         "devops strategist planner surveyor welder janitor cleaner tailor florist butcher "
-        "realtor agent"
+        "realtor agent supervisor adjuster machinist buyer physio physiotherapist "
+        "specialist coordinator officer executive associate assistant advisor adviser "
+        "inspector auditor controller operator representative rep officer educator "
+        "instructor headteacher lecturer hygienist sonographer carer porter "
+        "courier labourer laborer foreman superintendent dispatcher estimator underwriter "
+        "programmer sre pm"
     )
-    + ["social worker"]
+    + ["social worker", "team lead", "team leader", "head of"]
+)
+# Programming languages (a favourite language is one of these, not French).
+PROGRAMMING_LANGUAGES = frozenset(
+    words(
+        "Python Rust Go Golang Java Kotlin TypeScript JavaScript Ruby Perl Haskell Elixir "
+        "Erlang Scala Swift PHP Julia Lua Clojure OCaml Zig Dart Fortran COBOL Nim Crystal "
+        "Elm Racket Lisp Scheme Prolog MATLAB Groovy Bash Shell SQL Solidity Assembly Pascal "
+        "Delphi Smalltalk Gleam Mojo"
+    )
+    + ["C", "C#", "C++", "F#", "R", "Objective-C", "Visual Basic"]
 )
 HOBBY_GAMES = frozenset(
     words(

@@ -59,6 +59,7 @@ from graphmem.extraction.clauses import (
     split_clauses,
 )
 from graphmem.extraction.corrections import add, corrected
+from graphmem.extraction.frames import FrameReader
 from graphmem.extraction.guards import blocked, mutes_sentence
 from graphmem.extraction.patterns import SUBJ
 from graphmem.extraction.secrets import contains_secret
@@ -186,10 +187,12 @@ class RuleExtractor:
     name = "rules"
     version = "1"
 
-    def __init__(self, *, include_assistant: bool = False, memory_size: int = 4096):
+    def __init__(self, *, include_assistant: bool = False, memory_size: int = 4096, embedder=None):
         self.include_assistant = include_assistant
         self.memory_size = memory_size
         self._memory: OrderedDict[tuple[str, str], SpeakerMemory] = OrderedDict()
+        # With an embedder, clauses no rule reads go to the frame classifier.
+        self.frames = FrameReader(embedder) if embedder is not None else None
 
     def reset(self) -> None:
         """Forget what was said before (the correction memory)."""
@@ -215,6 +218,7 @@ class RuleExtractor:
         x = Turn(episode, self._memory_for(episode.scope, episode.speaker), not bot, text)
         times = find_time_expressions(text, episode.timestamp)
         pending, muted = None, -1
+        unread: list[Clause] = []
         for start, end, elided, sentence in split_clauses(text):
             if sentence == muted:
                 continue  # the rest of a request to the assistant is its content, not a fact
@@ -234,7 +238,13 @@ class RuleExtractor:
                 x.last_who = lead.group("who")
             if blocked(c.text):
                 continue
+            before = len(x.drafts)
             self._apply(x, c)
+            if len(x.drafts) == before and not c.correction and not c.negated:
+                unread.append(c)
+        if self.frames is not None and unread:
+            for draft in self.frames.read(x, unread):
+                add(x, draft)
         return self._finish(x)
 
     def _apply(self, x: Turn, c: Clause) -> None:

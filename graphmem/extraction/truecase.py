@@ -36,13 +36,21 @@ _SHORTHAND = frozenset(
 
 
 @cache
-def _words() -> tuple[frozenset[str], frozenset[str]]:
-    """(common lower-case words, words known only as proper nouns, lower-cased)."""
+def _words() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(common lower-case words, proper nouns only, every word also written capitalised),
+    all lower-cased."""
     data = resources.files("graphmem.data").joinpath("english_words.txt.gz").read_bytes()
-    lower, proper = set(), set()
+    lower, capitalised = set(), set()
     for word in gzip.decompress(data).decode("utf-8").split():
-        (proper if word[0].isupper() else lower).add(word.lower())
-    return frozenset(lower), frozenset(proper)
+        (capitalised if word[0].isupper() else lower).add(word.lower())
+    return frozenset(lower), frozenset(capitalised - lower), frozenset(capitalised)
+
+
+def is_common_word(word: str) -> bool:
+    """A word the dictionary knows in lower case ("doctor", "funny"), so not surely a name."""
+    lower, _, capitalised = _words()
+    key = re.split(r"['’-]", word.lower())[0]
+    return key in lower and key not in capitalised
 
 
 def needs_truecase(text: str) -> bool:
@@ -65,7 +73,7 @@ def truecase(text: str) -> str:
     """``text`` with the capitals of names restored, when it was typed in lower case."""
     if not needs_truecase(text):
         return text
-    lower, proper = _words()
+    lower, proper, _ = _words()
     chars = list(text)
     for m in _WORD.finditer(text):
         word = m.group()

@@ -19,10 +19,18 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from graphmem.extraction.clauses import Clause
-from graphmem.extraction.lexicon import NAME_STOPWORDS, PET_SPECIES, PLURAL_SPECIES, RELATIONS
+from graphmem.extraction.lexicon import (
+    NAME_STOPWORDS,
+    PET_SPECIES,
+    PLURAL_SPECIES,
+    RELATIONS,
+    relative_name,
+    relative_word,
+)
 from graphmem.extraction.patterns import PERSON, REL, relation_word
 from graphmem.extraction.secrets import contains_secret
 from graphmem.extraction.timing import TIMELESS, valid_time
+from graphmem.extraction.truecase import is_common_word
 from graphmem.model import Episode
 from graphmem.time.instant import NEG_INF, POS_INF
 from graphmem.time.natural import TimeExpression, find_time_expressions
@@ -105,6 +113,20 @@ class Turn:
         start, end = (NEG_INF, POS_INF) if predicate in TIMELESS else (self.ts, POS_INF)
         return [Draft("assert", self.episode.speaker, predicate, name, start, end, span, side=True)]
 
+    def _unnamed(self, rel: str, span: tuple[int, int]) -> Subject | None:
+        """ "my brother" with no name known: the owner's unnamed brother, an entity of
+        its own ("Maya's brother"), linked to the owner by a set-valued relation."""
+        word = relative_word(rel)
+        if word is None or not self.first_person:
+            return None
+        name = relative_name(self.episode.speaker, word)
+        predicate = RELATIONS.get(relation_word(rel))
+        extra = []
+        if predicate in ("sibling", "parent", "child", "friend"):
+            extra.append(Draft("assert", self.episode.speaker, predicate, name, NEG_INF,
+                               POS_INF, span, side=True))  # fmt: skip
+        return Subject(name, extra, 0.7)
+
     def subject(self, who: str | None, span: tuple[int, int]) -> Subject | None:
         """Who ``who`` ("I", "my sister Ana", "Ana, my sister,", "Ana", "he") names."""
         if who is None:
@@ -129,7 +151,9 @@ class Turn:
             if name is None:
                 key = relation_word(rel)
                 name = self.memory.people.get(key) or self.memory.pets.get(key)
-                return Subject(name, [], 0.7) if name else None
+                if name:
+                    return Subject(name, [], 0.7)
+                return self._unnamed(rel, span)
             return Subject(name, self.relation(rel, name, span))
         if who.lower() in ("he", "she"):
             name = self.memory.last_person
@@ -139,6 +163,8 @@ class Turn:
             words.pop(0)
         if not words or any(w.lower() in NAME_STOPWORDS for w in words):
             return None
+        if len(words) == 1 and is_common_word(words[0]):
+            return None  # "Doctor put me on keto", "Funny story": a word, not a name
         name = " ".join(words)
         self.memory.last_person = name
         return Subject(name, [])

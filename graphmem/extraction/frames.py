@@ -1,0 +1,296 @@
+"""The frame classifier: which predicate a clause states, and whether it stopped.
+
+Rules read the phrasings they were written for. For a clause they read nothing from,
+:class:`FrameReader` asks a classifier over the clause's sentence embedding (MiniLM, the
+model retrieval already loads) which predicate it states (or none) and whether it is a
+state or a stop (``state`` / ``retract`` / ``none``), then finds the value with a span
+finder for the predicate's kind of object (a place after "in/to", an employer after
+"at/for/joined", a person's name, a job noun phrase, a diet word, a device, a project
+name...). Guards still run first (questions, hypotheticals, negation, reported speech
+yield nothing) and corrections stay with the rules.
+
+The classifier is two multinomial logistic regressions trained by
+``scripts/train_frames.py`` on the dev authors' labelled clauses only and shipped as
+``graphmem/data/frames.npz`` (plain arrays; inference is one matrix product). Without an
+embedder the extractor runs on its rules alone.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+import numpy as np
+
+from graphmem.extraction.clauses import Clause, mask, split_clauses
+from graphmem.extraction.lexicon import (
+    DIETS,
+    HOBBY_GAMES,
+    JOB_NOUNS,
+    PET_SPECIES,
+    PROGRAMMING_LANGUAGES,
+)
+from graphmem.extraction.objects import take_entity
+from graphmem.extraction.patterns import PERSON, SUBJ
+from graphmem.extraction.truecase import truecase
+from graphmem.extraction.turn import Draft, Turn, emit
+
+OPS = ("none", "retract", "state")  # the op classifier's classes, in its order
+# How sure the classifier must be before a clause's value is looked for (set on the dev
+# authors: below it, traps start to leak through).
+PREDICATE_THRESHOLD = 0.55
+_LEAD = re.compile(rf"\s*{SUBJ}")
+# A state that is over ("I lived in Oslo for a while") or a stay, not a home.
+_PAST_STATE = re.compile(
+    r"(?i)\b(?:used\s+to|lived|worked|was|were|had\s+been|back\s+then|years\s+ago|for\s+a\s+while)\b"
+)
+_STAY = re.compile(
+    r"(?i)\b(?:for\s+(?:a|the|an)\s+\w+|this\s+week|conference|trip|holiday|vacation|visiting|"
+    r"staying|airport|hotel|hostel|layover|passing\s+through|weekend)\b"
+)
+_PREFERENCE = re.compile(
+    r"(?i)\b(?:favou?rite|fave|fav|go-to|go\s+to|prefer|preferred|love|loving|best|beats|topped|"
+    r"obsessed|choice|always|every\s+time|number\s+one|top|can'?t\s+beat|my\s+thing)\b"
+)
+_CHANGE = re.compile(
+    r"(?i)\b(?:moved|moving|relocat\w*|started|starting|joined|joining|new|now|switched|"
+    r"swapped|got|getting|adopted|became|promoted|took\s+up|taken\s+up|picked\s+up|"
+    r"landed|hired|signed|upgraded|traded|just|officially|transferred)\b"
+)
+
+
+def frame_text(clause: str) -> str:
+    """What is embedded for a clause: its words, whitespace collapsed."""
+    return " ".join(clause.split())
+
+
+def clause_texts(text: str) -> list[str]:
+    """A turn's clauses as the extractor splits them (truecased, quotes masked)."""
+    masked = mask(truecase(text))
+    return [masked[s:e] for s, e, _, _ in split_clauses(masked) if masked[s:e].strip()]
+
+
+@cache
+def _weights() -> dict[str, np.ndarray]:
+    data = resources.files("graphmem.data").joinpath("frames.npz").read_bytes()
+    import io
+
+    with np.load(io.BytesIO(data)) as npz:
+        return {k: npz[k] for k in npz.files}
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+class FrameReader:
+    """Predicate and operation of clauses, from their embeddings."""
+
+    def __init__(self, embedder, threshold: float = PREDICATE_THRESHOLD):
+        self.embedder = embedder
+        self.threshold = threshold
+        w = _weights()
+        self.labels = [str(x) for x in w["predicate_labels"]]
+        self.pw, self.pb, self.ow, self.ob = (
+            w["predicate_w"],
+            w["predicate_b"],
+            w["op_w"],
+            w["op_b"],
+        )
+
+    def classify(self, clauses: list[str]) -> list[tuple[str, float, str]]:
+        """(predicate or "none", its probability, op) for each clause."""
+        if not clauses:
+            return []
+        x = np.asarray(self.embedder.embed([frame_text(c) for c in clauses]), dtype=np.float32)
+        p = _softmax(x @ self.pw.T + self.pb)
+        o = _softmax(x @ self.ow.T + self.ob)
+        out = []
+        for row_p, row_o in zip(p, o, strict=True):
+            best = int(row_p.argmax())
+            out.append((self.labels[best], float(row_p[best]), OPS[int(row_o.argmax())]))
+        return out
+
+    def read(self, x: Turn, clauses: list[Clause]) -> list[Draft]:
+        """Drafts for the clauses the rules left unread."""
+        drafts: list[Draft] = []
+        for c, (predicate, prob, op) in zip(clauses, self.classify([c.s for c in clauses]),
+                                           strict=True):  # fmt: skip
+            if predicate == "none" or prob < self.threshold:
+                continue
+            subject, start = _subject(x, c)
+            if subject is None or (
+                op != "retract" and _PAST_STATE.search(c.s) and not _CHANGE.search(c.s)
+            ):
+                continue
+            if predicate == "lives_in" and _STAY.search(c.s):
+                continue
+            if predicate.startswith("favourite_") and not _PREFERENCE.search(c.s):
+                continue
+            value = find_value(predicate, c.s, start, subject)
+            if value is None:
+                continue
+            if op == "retract":
+                aspect = "retract"
+            else:
+                aspect = "change" if _CHANGE.search(c.s) else "state"
+            if predicate == "deadline":
+                continue  # a deadline needs its date read by the deadline rules
+            for d in emit(x, c, None, predicate, [value], aspect, subject=subject):
+                d.confidence = min(d.confidence, round(prob * 0.8, 2))
+                drafts.append(d)
+        return drafts
+
+
+def _subject(x: Turn, c: Clause) -> tuple[str | None, int]:
+    """Whose fact the clause states, and where its own words start."""
+    lead = _LEAD.match(c.s)
+    if lead and lead.group("who"):
+        who = lead.group("who")
+        found = x.subject(who, c.span)
+        if found is not None and found.name and not found.plural:
+            return found.name, lead.end()
+        if found is not None and found.plural:
+            return found.name, lead.end()
+        return None, 0
+    return x.me, 0
+
+
+_AFTER = {
+    "lives_in": r"(?i:in|to|from|near|outside|at)\s+",
+    "works_at": r"(?i:at|for|with|joined|join|joining|left|leaving|quit|from|by)\s+",
+    "manager": r"(?i:to|is|boss|manager|under|by|'s|’s)\s+",
+    "partner": r"(?i:with|to|is|and|dating|seeing|married|met|'s|’s)\s+",
+    "works_on": r"(?i:on|onto|to|of|the|project|with)\s+",
+    "friend": r"(?i:mate|friend|pal|buddy|bestie|is|with)\s+",
+    "sibling": r"(?i:brother|sister|sis|bro|sibling)\s+",
+    "parent": r"(?i:mum|mom|dad|mother|father|ma|pa)\s+",
+    "child": r"(?i:son|daughter|kid|child|baby|boy|girl)\s+",
+    "owns_pet": r"(?i:named|called|cat|dog|puppy|kitten|rabbit|'s|’s)\s+",
+}
+_NOT_VALUE = re.compile(
+    r"(?i)^(?:I|I'm|I've|Im|My|Me|We|Our|Us|He|She|They|It|The|This|That|His|Her|Their|African|Monday|Tuesday|Wednesday|"
+    r"Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|"
+    r"September|October|November|December|Christmas|Easter|Today|Tomorrow|Yesterday|Lol|"
+    r"Ok|Okay|Yeah|Honestly|Anyway|Mondays|Tuesdays|Wednesdays|Thursdays|Fridays|Saturdays|Sundays|"
+    r"It's|That's|There|Here|Home|Work|Office)$"
+)
+_DIET = re.compile(
+    r"(?i)\b(" + "|".join(sorted(map(re.escape, DIETS), key=len, reverse=True)) + r")\b"
+)
+_PET = re.compile(
+    r"(?i)\b(" + "|".join(sorted(map(re.escape, PET_SPECIES), key=len, reverse=True)) + r")s?\b"
+)
+_JOB = re.compile(
+    r"(?i)\b(?:as\s+an?|as\s+the|i['’]?m\s+an?|now\s+an?|promoted\s+to|role\s+(?:as|of)|"
+    r"title\s+is|working\s+as|new\s+role:?|became\s+an?|is\s+an?|['’]s\s+an?|am\s+an?|"
+    r"job\s+as\s+an?|gig\s+as\s+an?|,\s+an?)\s+(?P<job>(?:[\w-]+\s+){0,3}?(?:"
+    + "|".join(sorted(map(re.escape, JOB_NOUNS), key=len, reverse=True))
+    + r")s?)\b"
+)
+_HOBBY = re.compile(
+    r"(?i)\b(?:took\s+up|taken\s+up|take\s+up|picked\s+up|started|starting|gave\s+up|given\s+up|"
+    r"quit|dropped|stopped|into|doing|love|enjoy|got\s+into|getting\s+into|signed\s+up\s+for|"
+    r"joined\s+a)\s+(?P<h>(?:[a-z-]+ing(?:\s+[a-z-]+)?)|"
+    + "|".join(sorted(map(re.escape, HOBBY_GAMES), key=len, reverse=True))
+    + r")\b"
+)
+
+
+def _names(text: str, start: int, subject: str) -> list[tuple[int, str]]:
+    """Capitalised names after ``start`` (not the subject, not a weekday)."""
+    out = []
+    for m in re.finditer(rf"(?<![\w'’])({PERSON}(?:\s+(?:&|of|and)\s+{PERSON})?)", text[start:]):
+        name = re.sub(r"['’]s$", "", m.group(1)).strip()
+        if _NOT_VALUE.match(name) or name == subject or name.split()[0] == subject:
+            continue
+        out.append((start + m.start(), name))
+    return out
+
+
+_LEAD_PHRASE = re.compile(
+    r"^\s*(?:(?:and|but|so|oh|well|honestly|also|plus|anyway|ok|okay|yeah|lol)[,!]?\s+)*"
+    r"(?:(?:[\w-]+)-wise,?\s+)?(?:(?:it['’]s|its|that['’]s|probably|definitely|always)\s+)?"
+    r"(?P<p>(?!(?i:i|my|we|he|she|they|it|this|that|the\s+one)\b)[\w'’&.+#-]+(?:\s+(?!(?i:is|are|was|'s|has|have|"
+    r"which|if|and|but|because|since|every|always|for|on|at|in|of|to)\b)[\w'’&.+#-]+){0,4})"
+)
+_NAMED = re.compile(rf"(?i:named|called)\s+(?P<n>{PERSON})")
+_PROGRAMMING = re.compile(
+    r"(?<![\w#+])("
+    + "|".join(sorted(map(re.escape, PROGRAMMING_LANGUAGES), key=len, reverse=True))
+    + r")(?![\w#+])"
+)
+
+
+def _lead_phrase(text: str, start: int) -> str | None:
+    """The noun phrase a fragment opens with ("Fly fishing is the one thing...",
+    "Baseball, always", "Movie-wise, Jaws")."""
+    m = _LEAD_PHRASE.match(text, start)
+    if not m:
+        return None
+    phrase = m.group("p").strip(" ,.!?'’")
+    phrase = re.sub(r"['’]s$", "", phrase)
+    return phrase if phrase and len(phrase) <= 40 else None
+
+
+def find_value(predicate: str, text: str, start: int, subject: str) -> str | None:
+    """The value of ``predicate`` in a clause, by the kind of object it takes."""
+    if predicate == "diet":
+        m = _DIET.search(text, start)
+        return DIETS[m.group(1).lower()] if m else None
+    if predicate == "job_title":
+        m = _JOB.search(text, start)
+        if m:
+            job = m.group("job")
+        else:
+            lead = _lead_phrase(text, start)
+            nouns = lead.lower().split() if lead else []
+            if not nouns or not any(w.rstrip("s") in JOB_NOUNS for w in nouns[-2:]):
+                return None
+            job = lead
+        job = re.sub(r"(?i)^(?:the|a|an|new|current|proper|full-time|part-time)\s+", "", job)
+        return job.lower()
+    if predicate == "hobby":
+        m = _HOBBY.search(text, start)
+        if m:
+            return m.group("h").lower()
+        lead = _lead_phrase(text, start)
+        return lead.lower() if lead and len(lead.split()) <= 3 else None
+    if predicate == "owns_pet":
+        named = _NAMED.search(text, start)
+        if named:
+            return named.group("n")
+        names = _names(text, start, subject)
+        if names:
+            return names[0][1]
+        m = _PET.search(text, start)
+        return m.group(1).lower() if m else None
+    if predicate == "favourite_language":
+        m = _PROGRAMMING.search(text, start)
+        return m.group(1) if m else None
+    if predicate.startswith("favourite_"):
+        names = _names(text, start, subject)
+        if names:
+            return names[0][1]
+        return _lead_phrase(text, start)
+    if predicate in ("phone", "deadline"):
+        return None  # read by their rules, which know the value's shape
+    after = _AFTER.get(predicate)
+    names = _names(text, start, subject)
+    if after:
+        for m in re.finditer(after, text[start:]):
+            pos = start + m.end()
+            found = take_entity(text, pos, len(text), lowercase_ok=False)
+            if found and not _NOT_VALUE.match(found[2]) and found[2] != subject:
+                return re.sub(r"['’]s$", "", found[2])
+    if predicate in ("manager", "partner", "friend", "sibling", "parent", "child") and names:
+        return names[0][1]
+    if predicate in ("lives_in", "works_at", "works_on") and names:
+        return names[0][1]
+    return None
+
+
+__all__ = ["FrameReader", "clause_texts", "find_value", "frame_text"]
