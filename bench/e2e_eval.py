@@ -9,7 +9,7 @@ facts, traps), and ``questions.jsonl``: ``{"question", "asked_at", "speaker",
 "category", "expected": {"values": [...], "ordered": bool} | {"abstain": true}}``.
 
 Each conversation is loaded through the CLI (``graphmem load``, the default offline
-extractor, no embedding model so that the figure measures reading, not retrieval) into a
+extractor, or ``--extractor frames``) into a
 fresh embedded store, then every question goes to ``Memory.ask`` as asked at its
 ``asked_at`` by its ``speaker``. An answer is **right** when it is known and its values
 equal the expected ones (as a set, or in order when ``ordered``; names compare
@@ -51,16 +51,16 @@ def verdict(expected: dict, answer) -> str:
     return "right" if same else "wrong"
 
 
-def run(folder: Path, store: Path, show_errors: bool) -> tuple[dict[str, Counter], list]:
+def run(folder: Path, store: Path, extractor: str) -> tuple[dict[str, Counter], list]:
     scope = folder.name
     subprocess.run(
-        [sys.executable, "-m", "graphmem.cli", "--store", str(store), "--no-embed",
-         "--scope", scope, "load", str(folder / "chat.jsonl")],
+        [sys.executable, "-m", "graphmem.cli", "--store", str(store),
+         "--scope", scope, "load", str(folder / "chat.jsonl"), "--extractor", extractor],
         check=True, capture_output=True, text=True,
     )  # fmt: skip
     tally: dict[str, Counter] = defaultdict(Counter)
     errors = []
-    with Memory.open(store, embedder=None) as mem:
+    with Memory.open(store) as mem:
         for line in (folder / "questions.jsonl").read_text().splitlines():
             if not line.strip():
                 continue
@@ -80,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", default="all", choices=["all", "dev", "heldout"])
     parser.add_argument("--show-errors", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--extractor", default="rules", choices=["rules", "frames"])
     args = parser.parse_args(argv)
     folders = [
         p
@@ -89,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     report = {}
     with tempfile.TemporaryDirectory() as tmp:
         for folder in folders:
-            tally, errors = run(folder, Path(tmp) / f"{folder.name}.db", args.show_errors)
+            tally, errors = run(folder, Path(tmp) / f"{folder.name}.db", args.extractor)
             report[folder.name] = {k: dict(v) for k, v in sorted(tally.items())}
             if args.json:
                 continue

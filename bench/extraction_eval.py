@@ -208,11 +208,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--author", help="only this author's file")
     parser.add_argument("--show-errors", action="store_true", help="list every miss and extra")
     parser.add_argument("--json", action="store_true", help="print the scores as JSON")
-    parser.add_argument("--rules-only", action="store_true", help="no frame classifier")
+    parser.add_argument("--frames", action="store_true", help="with the frame classifier")
     args = parser.parse_args(argv)
     rows = load_rows(args.split, args.author)
     make = RuleExtractor
-    if not args.rules_only:
+    if args.frames:
         from graphmem.retrieval.embedder import default_embedder
 
         embedder = default_embedder()

@@ -135,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", help="force a format (see graphmem.loaders.FORMATS)")
     p.add_argument(
         "--extractor",
-        choices=("rules", "llm", "none"),
+        choices=("rules", "frames", "llm", "none"),
         default="rules",
         help="how facts are extracted from turns (default: rules, offline)",
     )
@@ -554,8 +554,8 @@ def cmd_load(ctx: Ctx, args: argparse.Namespace) -> int:
 def _extractor(name: str) -> Any:
     if name == "none":
         return None
-    if name == "rules":
-        return "rules"
+    if name in ("rules", "frames"):
+        return name
     from graphmem.extraction.llm import LLMExtractor  # GRAPHMEM_LLM_BASE_URL / _MODEL / _API_KEY
 
     return LLMExtractor()

@@ -510,10 +510,13 @@ class Memory:
         >>> report = mem.load("chat.jsonl", scope="alice")  # doctest: +SKIP
         >>> report.episodes_added  # doctest: +SKIP
         """
-        if extractor == "rules":
+        if extractor in ("rules", "frames"):
             from graphmem.extraction.rules import RuleExtractor
 
-            extractor = RuleExtractor()
+            # "frames": clauses no rule reads also go to the frame classifier (needs the
+            # embedding model; measured in bench/extraction_eval.py, off by default).
+            embedder = self.embedder if extractor == "frames" else None
+            extractor = RuleExtractor(embedder=embedder)
         return load_log(
             self, path, format=format, scope=scope, extractor=extractor,
             batch_size=batch_size, skip_bad=skip_bad, progress=progress,

@@ -219,7 +219,7 @@ def test_invalid_output_is_reported_and_skipped(llm, reply, reason, caplog):
 
 def test_unknown_predicates_and_unusable_facts_are_dropped(llm):
     llm.script({"facts": [
-        fact(predicate="favourite_colour", object="blue"),
+        fact(predicate="shoe_size", object="blue"),
         fact(object="Lisbon", time_expression="once upon a time"),
         fact(op="correct", predicate="hobby", object="chess"),  # set-valued: needs wrong_object
         fact(predicate="speaks", object="Dutch", valid_from="2025-01-01", valid_to="2024-01-01"),
@@ -231,7 +231,7 @@ def test_unknown_predicates_and_unusable_facts_are_dropped(llm):
     assert [f.object for f in facts] == ["Porto"]
     assert extractor.errors == []
     reasons = " | ".join(why for _, why in extractor.dropped)
-    assert "unknown predicate 'favourite_colour'" in reasons
+    assert "unknown predicate 'shoe_size'" in reasons
     assert "once upon a time" in reasons and "wrong_object" in reasons
     assert "empty valid interval" in reasons and "the olden days" in reasons
 

@@ -285,7 +285,12 @@ CASES = [
             ("assert", "Rahul", "works_at", "Infosys", "2024-05-15", None),
         },
     ),
-    ("unnamed_relative_yields_nothing", "My grandmother lives in Sicily.", set()),
+    # an unnamed relative is an entity of the owner's own: "alice's grandmother"
+    (
+        "unnamed_relative",
+        "My grandmother lives in Sicily.",
+        {("assert", "alice's grandmother", "lives_in", "Sicily", "2024-05-15", None)},
+    ),
     # --- deadlines: subject is the project, object a date by grain
     (
         "deadline",

@@ -133,10 +133,8 @@ class FrameReader:
             value = find_value(predicate, c.s, start, subject)
             if value is None:
                 continue
-            if op == "retract":
-                aspect = "retract"
-            else:
-                aspect = "change" if _CHANGE.search(c.s) else "state"
+            changed = "change" if _CHANGE.search(c.s) else "state"
+            aspect = "retract" if op == "retract" else changed
             if predicate == "deadline":
                 continue  # a deadline needs its date read by the deadline rules
             for d in emit(x, c, None, predicate, [value], aspect, subject=subject):

@@ -54,14 +54,18 @@ def is_common_word(word: str) -> bool:
 
 
 def needs_truecase(text: str) -> bool:
-    """Whether ``text`` is typed in lower case: no capital letter past a word's start
-    except "I", and no capitalised word other than at a sentence's start."""
-    capitals = 0
+    """Whether ``text`` is typed in lower case: no capitalised word other than "I" and
+    sentence openings, and some sentence opening (or "i") in lower case."""
+    capitals, lower_start = 0, False
     for m in _WORD.finditer(text):
         word = m.group()
-        if word[0].isupper() and word != "I" and not _sentence_start(text, m.start()):
+        start = _sentence_start(text, m.start())
+        if word[0].isupper() and word != "I" and not start:
             capitals += 1
-    return capitals == 0 and any(c.isalpha() for c in text)
+        lower_start = lower_start or (start and word[0].islower()) or word in ("i", "im", "ive")
+    # A sentence opening in lower case (or a lower-case "i") shows the typing style;
+    # "My hobbies are knitting and chess." is cased, it just names nobody.
+    return capitals == 0 and lower_start
 
 
 def _sentence_start(text: str, pos: int) -> bool:
