@@ -83,6 +83,11 @@ def _common() -> argparse.ArgumentParser:
     )
     group.add_argument("--scope", help="tenant/user scope (env GRAPHMEM_SCOPE; default 'default')")
     group.add_argument(
+        "--owner",
+        metavar="NAME",
+        help="whose memory it is: 'I' in user turns and questions (env GRAPHMEM_OWNER)",
+    )
+    group.add_argument(
         "--tz",
         metavar="ZONE",
         help="zone of times written without an offset (env GRAPHMEM_TZ; default UTC)",
@@ -250,6 +255,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     verb("stats", cmd_stats, "what the store holds")
     verb("entities", cmd_entities, "the entities of a scope")
+    p = verb("alias", cmd_alias, "declare other names of one person or thing (never across scopes)")
+    p.add_argument("name", help="the name to keep, e.g. the owner 'Maya'")
+    p.add_argument("aliases", nargs="+", metavar="ALIAS", help="other names, e.g. 'user' 'Maya K'")
 
     p = verb("demo", cmd_demo, "load a sample conversation and answer time-scoped questions")
     p.add_argument("--keep", action="store_true", help="keep the temporary store afterwards")
@@ -376,7 +384,10 @@ class Ctx:
                     f"no store at {self.store} (create one with 'graphmem load' or "
                     "'graphmem remember', or point --store / GRAPHMEM_STORE at one)"
                 )
-            self._memory = Memory.open(self.store, tz=self.tz, embedder=self.embedder(), **options)
+            owner = getattr(self.args, "owner", None) or os.environ.get("GRAPHMEM_OWNER") or None
+            self._memory = Memory.open(
+                self.store, tz=self.tz, embedder=self.embedder(), owner=owner, **options
+            )
         return self._memory
 
     def close(self) -> None:
@@ -578,8 +589,9 @@ def _estimate_records(path: str, format: str | None) -> int | None:
         return None
 
 
-def _speaker(args: argparse.Namespace) -> str:
-    return getattr(args, "speaker", None) or os.environ.get("GRAPHMEM_SPEAKER") or "user"
+def _speaker(args: argparse.Namespace) -> str | None:
+    """Who "I" is in a question: --speaker, else the owner (or "user" with no owner)."""
+    return getattr(args, "speaker", None) or os.environ.get("GRAPHMEM_SPEAKER") or None
 
 
 def cmd_ask(ctx: Ctx, args: argparse.Namespace) -> int:
@@ -985,6 +997,15 @@ def cmd_stats(ctx: Ctx, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_alias(ctx: Ctx, args: argparse.Namespace) -> int:
+    entity = ctx.memory().alias(args.name, *args.aliases, scope=ctx.scope)
+    if ctx.json:
+        ctx.emit(entity.model_dump(mode="json"))
+        return EXIT_OK
+    ctx.out.print(f"{entity.name}: also {', '.join(entity.aliases) or '(no other names)'}")
+    return EXIT_OK
+
+
 def cmd_entities(ctx: Ctx, args: argparse.Namespace) -> int:
     entities = sorted(ctx.memory(must_exist=True).entities(scope=ctx.scope), key=lambda e: e.name)
     if ctx.json:
@@ -1001,7 +1022,12 @@ def cmd_mcp(ctx: Ctx, args: argparse.Namespace) -> int:
     from graphmem.tools import serve_mcp
 
     memory = ctx.memory()
-    serve_mcp(memory, scope=ctx.scope, speaker=_speaker(args), allow_erase=args.allow_erase)
+    serve_mcp(
+        memory,
+        scope=ctx.scope,
+        speaker=_speaker(args) or memory.owner or "user",
+        allow_erase=args.allow_erase,
+    )
     return EXIT_OK
 
 

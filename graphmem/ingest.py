@@ -21,9 +21,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from graphmem.errors import ConflictError, LoadError, TransactionTimeError
+from graphmem.errors import ConflictError, GraphmemError, LoadError, TransactionTimeError
+from graphmem.extraction.rules import speaks_for_user
 from graphmem.extraction.secrets import find_secrets, redact
-from graphmem.model import CandidateFact, Episode
+from graphmem.model import CandidateFact, Episode, normalise_name
 from graphmem.store.writes import WriteGroup, as_operation
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant
 
@@ -58,24 +59,48 @@ class LoadReport:
         return self.records / self.seconds if self.seconds else 0.0
 
 
-def resolve(candidates: Sequence[CandidateFact], memory: Memory) -> list[CandidateFact]:
-    """Candidate facts -> operations. An open-ended assertion of a functional predicate
-    ("I live in Berlin") means the value holds from then on: a supersession, so a later
-    statement of a new value replaces the old one instead of conflicting with it."""
+def resolve(
+    candidates: Sequence[CandidateFact],
+    memory: Memory,
+    held: dict[tuple[str, str, str], str] | None = None,
+) -> list[CandidateFact]:
+    """Candidate facts -> operations.
+
+    An open-ended assertion of a functional predicate ("I live in Berlin") means the
+    value holds from then on: a supersession, so a later statement of a new value
+    replaces the old one instead of conflicting with it. Repeating what is already known
+    ("I still live in Berlin") changes nothing: no split interval, no new row. ``held``
+    carries the values this batch has stated so far, (scope, subject, predicate) ->
+    object, since they are not in the store yet."""
+    held = {} if held is None else held
     out = []
     for cand in candidates:
         if cand.predicate not in memory.registry:
             continue  # an extractor may know predicates this memory does not
         predicate = memory.registry.get(cand.predicate)
-        if (
-            cand.op == "assert"
-            and predicate.functional
-            and cand.valid_to == POS_INF
-            and cand.valid_from > NEG_INF
-        ):
-            cand = cand.model_copy(update={"op": "supersede"})
+        open_ended = cand.valid_to == POS_INF and cand.valid_from > NEG_INF
+        if cand.op in ("assert", "supersede") and open_ended and cand.object is not None:
+            if _already_holds(cand, memory, held, functional=predicate.functional):
+                continue
+            if predicate.functional:
+                cand = cand.model_copy(update={"op": "supersede"})
+                held[(cand.scope, normalise_name(cand.subject), cand.predicate)] = cand.object
+        elif cand.op in ("retract", "correct") and predicate.functional:
+            held.pop((cand.scope, normalise_name(cand.subject), cand.predicate), None)
         out.append(cand)
     return out
+
+
+def _already_holds(cand: CandidateFact, memory: Memory, held: dict, *, functional: bool) -> bool:
+    """Whether ``cand.object`` is already the value at ``cand.valid_from``."""
+    key = (cand.scope, normalise_name(cand.subject), cand.predicate)
+    if functional and key in held:
+        return normalise_name(held[key]) == normalise_name(cand.object)
+    try:
+        rows = memory.facts(cand.subject, cand.predicate, as_of=cand.valid_from, scope=cand.scope)
+    except GraphmemError:
+        return False
+    return any(normalise_name(r.object) == normalise_name(cand.object) for r in rows)
 
 
 class _TimedEmbedder:
@@ -156,6 +181,7 @@ def _write_batch(
     groups: list[WriteGroup] = []
     where: list[Record] = []
     latest: dict[str, datetime] = {}
+    held: dict[tuple[str, str, str], str] = {}
     for record in batch:
         if record.fact is not None:
             groups.append(WriteGroup([as_operation(record.fact)]))
@@ -181,7 +207,8 @@ def _write_batch(
             continue
         latest[episode.scope] = episode.timestamp
         episode = _without_secrets(episode, report)
-        operations = resolve(extractor.extract(episode), memory) if extractor else []
+        said = _as_owner(memory, episode)
+        operations = resolve(extractor.extract(said), memory, held) if extractor else []
         groups.append(WriteGroup(operations, [episode], episode.timestamp))
         where.append(record)
     if not groups:
@@ -196,6 +223,19 @@ def _write_batch(
     report.facts_written += len(result.inserted)
     report.operations += sum(len(g.operations) for g in groups)
     report.conflicts_skipped += len(result.skipped)
+
+
+def _as_owner(memory: Memory, episode: Episode) -> Episode:
+    """The turn as the extractor reads it: a user's turn speaks for the scope's owner,
+    whatever the log calls them; that name becomes one of the owner's aliases."""
+    owner = memory.owner
+    if owner is None or not speaks_for_user(episode) or episode.speaker == owner:
+        return episode
+    seen = memory.__dict__.setdefault("_owner_aliases", set())
+    if (episode.scope, episode.speaker) not in seen:
+        memory.alias(owner, episode.speaker, scope=episode.scope)
+        seen.add((episode.scope, episode.speaker))
+    return episode.model_copy(update={"speaker": owner})
 
 
 def _without_secrets(episode: Episode, report: LoadReport) -> Episode:

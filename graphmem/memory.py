@@ -84,8 +84,14 @@ class Memory:
         tz: str | tzinfo | None = None,
         embedder: Embedder | Literal["default"] | None = "default",
         weights: Weights | None = None,
+        owner: str | None = None,
     ):
+        if owner is not None:
+            _check_text(owner, "owner")
         self.backend = backend
+        # Whose memory this is: "I/me/my" in every user turn and question. Each log names
+        # them its own way (role "user", a display name); those names become its aliases.
+        self.owner = owner
         self.registry = registry or PredicateRegistry.with_builtins()
         self.tz = tz
         self._embedder = embedder
@@ -107,15 +113,18 @@ class Memory:
         tz: str | tzinfo | None = None,
         embedder: Embedder | Literal["default"] | None = "default",
         weights: Weights | None = None,
+        owner: str | None = None,
         **backend_options: Any,
     ) -> Memory:
         """Open a store: a file path (embedded) or a Neo4j URI (``neo4j://host:7687``).
+        ``owner``: whose memory it is ("I" in user turns and questions).
 
-        >>> Memory.open("memory.db")  # doctest: +SKIP
+        >>> Memory.open("memory.db", owner="Maya")  # doctest: +SKIP
         >>> Memory.open("neo4j://localhost:7687", auth=("neo4j", "pw"))  # doctest: +SKIP
         """
         backend = open_backend(target, **backend_options)
-        return cls(backend, registry=registry, tz=tz, embedder=embedder, weights=weights)
+        return cls(backend, registry=registry, tz=tz, embedder=embedder, weights=weights,
+                   owner=owner)  # fmt: skip
 
     def close(self) -> None:
         self.backend.close()
@@ -564,17 +573,19 @@ class Memory:
         self,
         question: str,
         *,
-        speaker: str = "user",
+        speaker: str | None = None,
         reference: When = None,
         known_at: When = None,
         scope: str = DEFAULT_SCOPE,
     ) -> Answer:
         """Answer a time-scoped question with values and their intervals, or say so when
-        the store does not know. "I/my" is ``speaker`` (loaders name the user "user").
+        the store does not know. "I/my" is ``speaker``, by default the owner (or "user",
+        as loaders name the user when no owner is set).
 
         >>> mem.ask("where do I live now?", speaker="Alice", scope="alice").answer  # doctest: +SKIP
         'Berlin (since 2024-03-01)'
         """
+        speaker = speaker if speaker is not None else (self.owner or "user")
         _check_text(question, "question")
         _check_text(speaker, "speaker")
         _check_text(scope, "scope")

@@ -3,8 +3,11 @@ favourites that change, phones."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from graphmem import Memory
 from graphmem.extraction.rules import RuleExtractor
 from graphmem.extraction.truecase import needs_truecase, truecase
 from graphmem.model import Episode
@@ -53,3 +56,38 @@ def test_reads_the_fact(text, expected):
 )
 def test_reads_nothing_from(text):
     assert not {f for f in _facts(text) if f[2] in ("phone", "favourite_language")}
+
+
+def _log(tmp_path, *turns):
+    path = tmp_path / "chat.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({"timestamp": ts, "speaker": who, "role": "user", "text": text}) + "\n"
+            for ts, who, text in turns
+        )
+    )
+    return path
+
+
+@pytest.mark.parametrize("batch_size", [1, 256])
+def test_repeating_a_known_fact_changes_nothing(tmp_path, batch_size):
+    log = _log(tmp_path, ("2024-01-10T10:00:00Z", "Maya", "I live in London."),
+               ("2024-06-10T10:00:00Z", "Maya", "I still live in London."))  # fmt: skip
+    with Memory.open(tmp_path / "m.db", embedder=None) as mem:
+        mem.load(log, scope="s", batch_size=batch_size)
+        rows = mem.history("Maya", "lives_in", scope="s")
+    assert [(f.object, f.valid_from.date().isoformat(), status) for f, status in rows] == [
+        ("London", "2024-01-10", "current")
+    ]
+
+
+def test_the_owner_is_i_whatever_the_log_calls_them(tmp_path):
+    log = _log(tmp_path, ("2024-01-10T10:00:00Z", "maya_k", "I moved to Lisbon last week."),
+               ("2024-02-10T10:00:00Z", "user", "My brother lives in Porto."))  # fmt: skip
+    with Memory.open(tmp_path / "m.db", embedder=None, owner="Maya") as mem:
+        mem.load(log, scope="s")
+        assert [f.object for f in mem.facts("Maya", "lives_in", scope="s")] == ["Lisbon"]
+        assert [f.object for f in mem.facts("maya_k", "lives_in", scope="s")] == ["Lisbon"]
+        assert mem.ask("where do I live?", scope="s").values[0].value == "Lisbon"
+        brother = mem.ask("where does my brother live?", scope="s")
+        assert [v.value for v in brother.values] == ["Porto"]

@@ -177,6 +177,14 @@ _ASSISTANT_ROLES = frozenset({"assistant", "system", "tool", "bot", "ai", "model
 _LEAD_SUBJECT = re.compile(rf"\s*{SUBJ}")
 
 
+def speaks_for_user(episode: Episode) -> bool:
+    """A user's turn (role user/human, or no role and a speaker that is not a bot)."""
+    role = (episode.role or "").strip().lower()
+    if role:
+        return role not in _ASSISTANT_ROLES
+    return episode.speaker.strip().lower() not in _ASSISTANT_ROLES | {"gpt", "chatgpt", "claude"}
+
+
 class RuleExtractor:
     """Deterministic, offline extraction of facts people state about themselves and others.
 
@@ -207,11 +215,7 @@ class RuleExtractor:
         return memory
 
     def extract(self, episode: Episode) -> list[CandidateFact]:
-        role = (episode.role or "").strip().lower()
-        bot = role in _ASSISTANT_ROLES or (
-            not role
-            and episode.speaker.strip().lower() in _ASSISTANT_ROLES | {"gpt", "chatgpt", "claude"}
-        )
+        bot = not speaks_for_user(episode)
         if bot and not self.include_assistant:
             return []
         text = mask(truecase(episode.text))
