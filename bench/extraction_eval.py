@@ -19,7 +19,7 @@ starts, which the time score measures. Matching is one-to-one; names and values 
 case-insensitively with whitespace collapsed and a leading article dropped. A predicted
 relation to an unnamed relative (``sibling(Maya, "Maya's brother")``) is the link the
 extractor keeps for the graph, not a stated fact: it is neither rewarded nor counted as
-an extra. **Time** is scored on matched events whose label gives ``valid_from`` or
+an extra; so is, on an author's turn, a predicate outside the table the authors were given. **Time** is scored on matched events whose label gives ``valid_from`` or
 ``valid_to``: the share whose day agrees.
 """
 
@@ -144,11 +144,22 @@ class Tally:
                 "time_ok": self.time_ok, "traps": self.traps, "traps_ok": self.traps_ok}  # fmt: skip
 
 
+# The predicates the authors were asked to label (bench/data/authors/PHENOMENA.md): on
+# their turns a prediction of another predicate (age, plans...) is out of scope, neither
+# right nor wrong.
+AUTHORED = frozenset(
+    "lives_in works_at job_title manager partner diet owns_pet hobby works_on deadline phone "
+    "favourite_language favourite_food favourite_drink favourite_book favourite_film "
+    "favourite_music favourite_sport favourite_colour sibling parent child friend".split()
+)
+
+
 def extract(row: dict, extractor) -> list[CandidateFact]:
     for turn, earlier in enumerate(row.get("context", [])):
         extractor.extract(episode(row, earlier, turn))
     got = extractor.extract(episode(row, row["text"], len(row.get("context", []))))
-    return [f for f in got if not is_link(f)]
+    scoped = row["author"] == "team" or (lambda f: f.predicate in AUTHORED)
+    return [f for f in got if not is_link(f) and (scoped is True or scoped(f))]
 
 
 def evaluate(rows: list[dict], make_extractor=RuleExtractor):

@@ -163,15 +163,19 @@ PHONE_HAVE = pattern(
 )
 
 
+def device_name(text: str) -> str:
+    """ "google pixel 9" -> "Pixel 9", "Iphone 15 pro" -> "iPhone 15 Pro"."""
+    device = " ".join(text.split())
+    device = re.sub(r"(?i)^(?:google|apple)\s+(?=\w)", "", device) or device
+    words = [w if any(ch.isdigit() for ch in w) else w[:1].upper() + w[1:] for w in device.split()]
+    if words[0].lower() == "iphone":
+        words[0] = "iPhone"
+    return " ".join(words)
+
+
 def phone(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     """The speaker's phone: a new one is a change, "my phone is" a state."""
-    device = " ".join(m.group("dev").split())
-    device = re.sub(r"(?i)^(?:google|apple|samsung)\s+(?=\w)", "", device) or device
-    device = (
-        device[0].upper() + device[1:]
-        if not device.lower().startswith("iphone")
-        else "iPhone" + device[6:]
-    )
+    device = device_name(m.group("dev"))
     changed = "v" in m.re.groupindex and m.group("v") is not None
     who = m.group("who") if "who" in m.re.groupindex else None
     aspect = "change" if changed else "state"

@@ -24,6 +24,7 @@ from importlib import resources
 import numpy as np
 
 from graphmem.extraction.clauses import Clause, mask, split_clauses
+from graphmem.extraction.facts_things import DEVICE, device_name
 from graphmem.extraction.lexicon import (
     DIETS,
     HOBBY_GAMES,
@@ -33,7 +34,7 @@ from graphmem.extraction.lexicon import (
 )
 from graphmem.extraction.objects import take_entity
 from graphmem.extraction.patterns import PERSON, SUBJ
-from graphmem.extraction.truecase import truecase
+from graphmem.extraction.truecase import is_common_word, truecase
 from graphmem.extraction.turn import Draft, Turn, emit
 
 OPS = ("none", "retract", "state")  # the op classifier's classes, in its order
@@ -48,6 +49,12 @@ _PAST_STATE = re.compile(
 _STAY = re.compile(
     r"(?i)\b(?:for\s+(?:a|the|an)\s+\w+|this\s+week|conference|trip|holiday|vacation|visiting|"
     r"staying|airport|hotel|hostel|layover|passing\s+through|weekend)\b"
+)
+# A wish, a plan or a condition states nothing ("I'd live in Monaco if I won the lottery").
+_MODAL = re.compile(
+    r"(?i)\b(?:would|could|might|may|should|wish|hope|hoping|dream|dreaming|imagine|someday|"
+    r"one\s+day|lottery|if|unless|maybe|perhaps|thinking\s+(?:of|about)|considering|"
+    r"planning|plan\s+to|want\s+to|wanna|gonna|going\s+to|will)\b|['’]d\b|['’]ll\b"
 )
 _PREFERENCE = re.compile(
     r"(?i)\b(?:favou?rite|fave|fav|go-to|go\s+to|prefer|preferred|love|loving|best|beats|topped|"
@@ -128,6 +135,8 @@ class FrameReader:
                 continue
             if predicate == "lives_in" and _STAY.search(c.s):
                 continue
+            if _MODAL.search(c.s):
+                continue
             if predicate.startswith("favourite_") and not _PREFERENCE.search(c.s):
                 continue
             value = find_value(predicate, c.s, start, subject)
@@ -174,7 +183,7 @@ _NOT_VALUE = re.compile(
     r"Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|"
     r"September|October|November|December|Christmas|Easter|Today|Tomorrow|Yesterday|Lol|"
     r"Ok|Okay|Yeah|Honestly|Anyway|Mondays|Tuesdays|Wednesdays|Thursdays|Fridays|Saturdays|Sundays|"
-    r"It's|That's|There|Here|Home|Work|Office)$"
+    r"It's|That's|There|Here|Home|Work|Office|\w+\s+Day|\w+\s+Eve|Weekend|\d[\w\s]*)$"
 )
 _DIET = re.compile(
     r"(?i)\b(" + "|".join(sorted(map(re.escape, DIETS), key=len, reverse=True)) + r")\b"
@@ -192,20 +201,38 @@ _JOB = re.compile(
 _HOBBY = re.compile(
     r"(?i)\b(?:took\s+up|taken\s+up|take\s+up|picked\s+up|started|starting|gave\s+up|given\s+up|"
     r"quit|dropped|stopped|into|doing|love|enjoy|got\s+into|getting\s+into|signed\s+up\s+for|"
-    r"joined\s+a)\s+(?P<h>(?:[a-z-]+ing(?:\s+[a-z-]+)?)|"
+    r"joined\s+a|packed\s+in|jacked\s+in|ditched|still)\s+(?:(?:the|my|a|some|doing)\s+)?"
+    r"(?P<h>(?:(?:[a-z-]+\s+)?[a-z-]+ing\b)|"
     + "|".join(sorted(map(re.escape, HOBBY_GAMES), key=len, reverse=True))
     + r")\b"
 )
 
 
+_HOBBY_IS = re.compile(
+    r"(?i)^\s*(?:(?:and|but|so|plus|also)\s+)*(?P<h>[a-z][\w -]{1,30}?)(?:['’]s|\s+is|\s+has)\s+"
+    r"(?:been\s+|always\s+been\s+|become\s+)?(?:my|the)\s+(?:\w+\s+)?(?:hobby|thing|passion|obsession|escape)"
+)
+
+
 def _names(text: str, start: int, subject: str) -> list[tuple[int, str]]:
-    """Capitalised names after ``start`` (not the subject, not a weekday)."""
+    """Capitalised names after ``start``: not the subject, not a weekday, and not a common
+    word capitalised only because it opens a sentence ("These days...", "And ...")."""
     out = []
-    for m in re.finditer(rf"(?<![\w'’])({PERSON}(?:\s+(?:&|of|and)\s+{PERSON})?)", text[start:]):
+    for m in re.finditer(
+        rf"(?<![\w'’-])({PERSON}(?:\s+(?:&|of|and)\s+{PERSON})?)(?![\w-])", text[start:]
+    ):
         name = re.sub(r"['’]s$", "", m.group(1)).strip()
+        at = start + m.start()
+        opens = not text[:at].strip() or text[:at].rstrip()[-1] in ".!?:;—–-,("
+        first = name.split()[0]
+        if opens and is_common_word(first):
+            rest = name.split()[1:]
+            if not rest:
+                continue
+            name, at = " ".join(rest), at + len(first) + 1
         if _NOT_VALUE.match(name) or name == subject or name.split()[0] == subject:
             continue
-        out.append((start + m.start(), name))
+        out.append((at, name))
     return out
 
 
@@ -213,14 +240,93 @@ _LEAD_PHRASE = re.compile(
     r"^\s*(?:(?:and|but|so|oh|well|honestly|also|plus|anyway|ok|okay|yeah|lol)[,!]?\s+)*"
     r"(?:(?:[\w-]+)-wise,?\s+)?(?:(?:it['’]s|its|that['’]s|probably|definitely|always)\s+)?"
     r"(?P<p>(?!(?i:i|my|we|he|she|they|it|this|that|the\s+one)\b)[\w'’&.+#-]+(?:\s+(?!(?i:is|are|was|'s|has|have|"
-    r"which|if|and|but|because|since|every|always|for|on|at|in|of|to)\b)[\w'’&.+#-]+){0,4})"
+    r"which|if|and|but|because|since|every|always|for|on|at|in|of|to|as|when|after|before|with|"
+    r"from|now|today|again|still|too|also|all|or|then|twice|once|every)\b)[\w'’&.+#-]+){0,4})"
 )
+_DEVICE = re.compile(DEVICE)
+_device_name = device_name
 _NAMED = re.compile(rf"(?i:named|called)\s+(?P<n>{PERSON})")
 _PROGRAMMING = re.compile(
     r"(?<![\w#+])("
     + "|".join(sorted(map(re.escape, PROGRAMMING_LANGUAGES), key=len, reverse=True))
     + r")(?![\w#+])"
 )
+
+
+_FAVOURITE_VALUE = (
+    # "my favourite film is X", "fave colour? X", "new favourite film alert: X"
+    re.compile(
+        r"(?i)\b(?:favou?rite|fave|fav|go-to)\s+(?:[\w-]+\s+){0,2}?(?:is|are|=|:|\?|alert:|has\s+to\s+be|would\s+be)"
+        r"\s*(?:(?:still|now|definitely|probably|easily|a|an|the)\s+)*(?P<v>[^,.;!?()]{1,40})"
+    ),
+    # "cricket's my favourite sport", "X is the best food on earth", "X has replaced Y as my drink"
+    re.compile(
+        r"(?i)^\s*(?:(?:a|an|the|proper|good|still|ok|so|and|but|honestly|new)\s+)*(?P<v>[\w'’&.+# -]{1,40}?)"
+        r"(?:\s+(?:is|are|was|has\s+become|have\s+become|became|remains|has\s+been|has\s+(?:officially\s+)?replaced)|['’]s(?:\s+(?:been|become|always\s+been))?)\s+"
+        r"(?:(?:still|now|officially|easily|definitely|honestly|basically|totally|the|my|a)\s+)*"
+        r"(?:favou?rite|fave|fav|go-to|best|greatest|top|number\s+one|only|whole\s+thing|thing|drink|"
+        r"sport|colou?r|food|film|movie|band|book|language|\w+\s+of\s+choice)"
+    ),
+)
+_LOWER_NAME = {
+    "works_on": re.compile(
+        r"(?i)\b(?:on|onto|off|to|joined|leading|running|building)\s+(?:the\s+)?(?P<v>[a-z][\w-]+)"
+        r"(?:\s+(?:project|pitch|launch|rebrand|migration|account|bid|build|team))?\b"
+    ),
+    "works_at": re.compile(
+        r"(?i)\b(?:at|for|joined|left|leaving|quit|started\s+at|starting\s+at|with)\s+"
+        r"(?P<v>[a-z][\w&'’-]*(?:\s+(?:&\s+)?(?!(?:on|in|at|for|last|this|next|as|today|yesterday|"
+        r"and|but|since|from|to|because|so|now)\b)[a-z][\w&'’-]*){0,2})"
+    ),
+}
+_NOT_PROJECT = frozenset(
+    "it this that them the a my me board top time track holiday leave call hold site "
+    "weekend weekends monday tuesday wednesday thursday friday saturday sunday work home "
+    "school uni team".split()
+)
+
+
+def _clean_value(value: str) -> str | None:
+    value = re.split(
+        r"(?i)\s+(?:and|but|so|or|because|which|though|lol|haha|can|will|is|was|has|had|"
+        r"gets|got|does|did|for|on|at|in|every|all|since)\b",
+        value,
+    )[0]
+    value = re.sub(r"['’]s\b.*$", "", value.strip(" '\"“”:-"))
+    value = re.sub(r"(?i)^(?:a|an|the|proper|good|real|my|still|now)\s+", "", value).strip()
+    if (
+        not value
+        or len(value.split()) > 5
+        or re.search(r"(?i)\b(?:i|you|it|this|that|we)\b", value)
+    ):
+        return None
+    return value
+
+
+_JOB_MODIFIER_STOP = frozenset(
+    "i i'm im i've am is was are were be been being the a an my his her their our your as at "
+    "of in for and or but now still officially not no longer just also new old a job role "
+    "title position work working worked promoted became become to from with by on "
+    "she he they we it that this who which what so".split()
+)
+
+
+def _job_phrase(text: str, start: int) -> str | None:
+    """The noun phrase around a job noun ("I'm the assistant manager at...")."""
+    words = list(re.finditer(r"[\w'’-]+", text[start:]))
+    for i, w in enumerate(words):
+        word = w.group().lower()
+        if word.rstrip("s") not in JOB_NOUNS and word not in JOB_NOUNS:
+            continue
+        first = i
+        while (
+            first > 0
+            and i - first < 3
+            and words[first - 1].group().lower() not in _JOB_MODIFIER_STOP
+        ):
+            first -= 1
+        return " ".join(x.group() for x in words[first : i + 1])
+    return None
 
 
 def _lead_phrase(text: str, start: int) -> str | None:
@@ -241,20 +347,18 @@ def find_value(predicate: str, text: str, start: int, subject: str) -> str | Non
         return DIETS[m.group(1).lower()] if m else None
     if predicate == "job_title":
         m = _JOB.search(text, start)
-        if m:
-            job = m.group("job")
-        else:
-            lead = _lead_phrase(text, start)
-            nouns = lead.lower().split() if lead else []
-            if not nouns or not any(w.rstrip("s") in JOB_NOUNS for w in nouns[-2:]):
-                return None
-            job = lead
-        job = re.sub(r"(?i)^(?:the|a|an|new|current|proper|full-time|part-time)\s+", "", job)
+        job = m.group("job") if m else _job_phrase(text, start)
+        if job is None:
+            return None
+        job = re.sub(r"(?i)^(?:['’]m|the|a|an|new|current|proper|full-time|part-time)\s+", "", job)
         return job.lower()
+    if predicate == "phone":
+        m = _DEVICE.search(text, start)
+        return _device_name(m.group("dev")) if m else None
     if predicate == "hobby":
-        m = _HOBBY.search(text, start)
+        m = _HOBBY_IS.search(text, start) or _HOBBY.search(text, start)
         if m:
-            return m.group("h").lower()
+            return _clean_value(m.group("h")).lower() if _clean_value(m.group("h")) else None
         lead = _lead_phrase(text, start)
         return lead.lower() if lead and len(lead.split()) <= 3 else None
     if predicate == "owns_pet":
@@ -268,14 +372,29 @@ def find_value(predicate: str, text: str, start: int, subject: str) -> str | Non
         return m.group(1).lower() if m else None
     if predicate == "favourite_language":
         m = _PROGRAMMING.search(text, start)
-        return m.group(1) if m else None
+        if not m:
+            return None
+        found = m.group(1)
+        return next((w for w in PROGRAMMING_LANGUAGES if w.lower() == found.lower()), found)
     if predicate.startswith("favourite_"):
+        for pattern in _FAVOURITE_VALUE:
+            m = pattern.search(text, start)
+            if m:
+                value = _clean_value(m.group("v"))
+                if value:
+                    return value
         names = _names(text, start, subject)
         if names:
             return names[0][1]
         return _lead_phrase(text, start)
-    if predicate in ("phone", "deadline"):
-        return None  # read by their rules, which know the value's shape
+    if predicate == "deadline":
+        return None  # read by the deadline rules, which know how to read its date
+    if predicate in ("works_on", "works_at"):
+        m = _LOWER_NAME[predicate].search(text, start)
+        if m and not _names(text, m.start("v"), subject):
+            value = _clean_value(m.group("v"))
+            if value and value.lower() not in _NOT_PROJECT:
+                return " ".join(w[:1].upper() + w[1:] for w in value.split())
     after = _AFTER.get(predicate)
     names = _names(text, start, subject)
     if after:
@@ -283,9 +402,9 @@ def find_value(predicate: str, text: str, start: int, subject: str) -> str | Non
             pos = start + m.end()
             found = take_entity(text, pos, len(text), lowercase_ok=False)
             if found and not _NOT_VALUE.match(found[2]) and found[2] != subject:
-                return re.sub(r"['’]s$", "", found[2])
+                return re.sub(r"(?:['’]s\b.*|\s+I)$", "", found[2])
     if predicate in ("manager", "partner", "friend", "sibling", "parent", "child") and names:
-        return names[0][1]
+        return re.sub(r"['’]s\b.*$", "", names[0][1])
     if predicate in ("lives_in", "works_at", "works_on") and names:
         return names[0][1]
     return None

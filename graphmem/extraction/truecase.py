@@ -21,7 +21,23 @@ import re
 from functools import cache
 from importlib import resources
 
-_WORD = re.compile(r"[A-Za-z][a-z]*(?:['’][a-z]+)?")
+_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
+# "my sister kerry", "our dog biscuit": the word after a relation is a name, even when the
+# dictionary knows it ("kerry", "biscuit") - unless it is a verb or function word.
+_AFTER_RELATION = re.compile(
+    r"(?i)\b(?:my|our|his|her)\s+(?:(?:little|big|older|younger|baby|best|old|new|twin)\s+)?"
+    r"(?:mum|mom|mother|dad|father|brother|bro|sister|sis|son|daughter|wife|husband|hubby|"
+    r"partner|girlfriend|boyfriend|gf|bf|fiance|fiancee|friend|mate|bestie|boss|manager|"
+    r"cousin|aunt|auntie|uncle|nan|gran|grandma|grandpa|niece|nephew|flatmate|roommate|"
+    r"colleague|cat|dog|kitten|puppy|rabbit|bunny|hamster|parrot|horse|pony|tortoise|budgie)"
+    r"\s+(?P<name>[a-z]+)(?=['’]s\b|\b)"
+)
+_NOT_A_NAME = frozenset(
+    "is was has had and who just got lives lived works worked moved said says thinks the a an "
+    "in at on to from for with of is's has's who's been went started left quit finally "
+    "still also really never always will would can could should might did does do not "
+    "passed died gave sent called named that which when while because but so".split()
+)
 _FIRST_PERSON = re.compile(r"i(?:['’](?:m|ve|d|ll))?|im|ive")
 # Chat shorthand and spellings no dictionary has, which are not names.
 _SHORTHAND = frozenset(
@@ -60,8 +76,8 @@ def needs_truecase(text: str) -> bool:
     for m in _WORD.finditer(text):
         word = m.group()
         start = _sentence_start(text, m.start())
-        if word[0].isupper() and word != "I" and not start:
-            capitals += 1
+        if word[0].isupper() and not word.isupper() and not start:
+            capitals += 1  # (a word in capitals is emphasis, not a name's capital)
         lower_start = lower_start or (start and word[0].islower()) or word in ("i", "im", "ive")
     # A sentence opening in lower case (or a lower-case "i") shows the typing style;
     # "My hobbies are knitting and chess." is cased, it just names nobody.
@@ -79,9 +95,14 @@ def truecase(text: str) -> str:
         return text
     lower, proper, _ = _words()
     chars = list(text)
+    for m in _AFTER_RELATION.finditer(text):
+        if m.group("name").lower() not in _NOT_A_NAME and m.group("name").lower() not in _SHORTHAND:
+            chars[m.start("name")] = chars[m.start("name")].upper()
     for m in _WORD.finditer(text):
         word = m.group()
         key = re.split(r"['’]", word.lower())[0]
+        if word.isupper() and len(word) > 1:
+            continue
         if _FIRST_PERSON.fullmatch(word.lower()):
             chars[m.start()] = "I"
         elif key in _SHORTHAND or len(key) < 3:
