@@ -22,6 +22,8 @@ import re
 
 from graphmem.extraction.clauses import Clause
 from graphmem.extraction.facts_plans import deadline_date
+from graphmem.extraction.facts_things import DEVICE
+from graphmem.extraction.lexicon import DIETS, PROGRAMMING_LANGUAGES
 from graphmem.extraction.objects import PRONOUN_OBJECTS, clean, parse_day_month, title_if_lower
 from graphmem.extraction.secrets import contains_secret
 from graphmem.extraction.turn import Draft, Turn
@@ -89,6 +91,8 @@ def _object_only(x: Turn, c: Clause) -> list[Draft]:
         value = clean(raw)
     if not value or value.lower().split()[0] in PRONOUN_OBJECTS or contains_secret(value):
         return []
+    if not _fits(predicate, value):
+        return []  # "..., sorry Python" after a phone: an aside, not a corrected phone
     return [
         Draft(
             "correct",
@@ -101,6 +105,17 @@ def _object_only(x: Turn, c: Clause) -> list[Draft]:
             wrong_object=wrong or None,
         )
     ]
+
+
+def _fits(predicate: str, value: str) -> bool:
+    """Whether ``value`` has the shape of a ``predicate`` value (for the kinds that have one)."""
+    if predicate == "phone":
+        return bool(re.fullmatch(DEVICE, value))
+    if predicate == "favourite_language":
+        return value.lower() in {w.lower() for w in PROGRAMMING_LANGUAGES}
+    if predicate == "diet":
+        return value.lower() in DIETS
+    return True
 
 
 def _corrects(x: Turn, c: Clause, d: Draft) -> bool:

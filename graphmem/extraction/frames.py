@@ -41,6 +41,7 @@ OPS = ("none", "retract", "state")  # the op classifier's classes, in its order
 # How sure the classifier must be before a clause's value is looked for (set on the dev
 # authors: below it, traps start to leak through).
 PREDICATE_THRESHOLD = 0.55
+SECOND_THRESHOLD = 0.3
 _LEAD = re.compile(rf"\s*{SUBJ}")
 # A state that is over ("I lived in Oslo for a while") or a stay, not a home.
 _PAST_STATE = re.compile(
@@ -108,8 +109,9 @@ class FrameReader:
             w["op_b"],
         )
 
-    def classify(self, clauses: list[str]) -> list[tuple[str, float, str]]:
-        """(predicate or "none", its probability, op) for each clause."""
+    def classify(self, clauses: list[str]) -> list[tuple[list[tuple[str, float]], str]]:
+        """For each clause: its likely predicates with their probabilities (at most two,
+        "none" excluded, most likely first) and its op."""
         if not clauses:
             return []
         x = np.asarray(self.embedder.embed([frame_text(c) for c in clauses]), dtype=np.float32)
@@ -117,39 +119,51 @@ class FrameReader:
         o = _softmax(x @ self.ow.T + self.ob)
         out = []
         for row_p, row_o in zip(p, o, strict=True):
-            best = int(row_p.argmax())
-            out.append((self.labels[best], float(row_p[best]), OPS[int(row_o.argmax())]))
+            ranked = [(self.labels[i], float(row_p[i])) for i in np.argsort(-row_p)[:3]]
+            out.append(([r for r in ranked if r[0] != "none"][:2], OPS[int(row_o.argmax())]))
         return out
 
-    def read(self, x: Turn, clauses: list[Clause]) -> list[Draft]:
-        """Drafts for the clauses the rules left unread."""
+    def read(self, x: Turn, clauses: list[Clause], read: list[set[str]]) -> list[Draft]:
+        """Drafts for what the rules left unread: a clause's predicates not in ``read``
+        (the predicates the rules found there)."""
         drafts: list[Draft] = []
-        for c, (predicate, prob, op) in zip(clauses, self.classify([c.s for c in clauses]),
-                                           strict=True):  # fmt: skip
-            if predicate == "none" or prob < self.threshold:
+        for c, done, (ranked, op) in zip(clauses, read, self.classify([c.s for c in clauses]),
+                                         strict=True):  # fmt: skip
+            if not _readable(c):
                 continue
-            subject, start = _subject(x, c)
-            if subject is None or (
-                op != "retract" and _PAST_STATE.search(c.s) and not _CHANGE.search(c.s)
-            ):
-                continue
-            if predicate == "lives_in" and _STAY.search(c.s):
-                continue
-            if _MODAL.search(c.s):
-                continue
-            if predicate.startswith("favourite_") and not _PREFERENCE.search(c.s):
-                continue
-            value = find_value(predicate, c.s, start, subject)
-            if value is None:
-                continue
-            changed = "change" if _CHANGE.search(c.s) else "state"
-            aspect = "retract" if op == "retract" else changed
-            if predicate == "deadline":
-                continue  # a deadline needs its date read by the deadline rules
-            for d in emit(x, c, None, predicate, [value], aspect, subject=subject):
-                d.confidence = min(d.confidence, round(prob * 0.8, 2))
-                drafts.append(d)
+            for rank, (predicate, prob) in enumerate(ranked):
+                # the best guess needs the threshold; a second one, a clause the rules
+                # already read part of and a clear second place
+                need = self.threshold if rank == 0 and not done else SECOND_THRESHOLD
+                if prob < need or predicate in done or predicate == "deadline":
+                    continue
+                drafts.extend(self._read_one(x, c, predicate, prob, op))
         return drafts
+
+    def _read_one(self, x: Turn, c: Clause, predicate: str, prob: float, op: str) -> list[Draft]:
+        subject, start = _subject(x, c)
+        if subject is None:
+            return []
+        if op != "retract" and _PAST_STATE.search(c.s) and not _CHANGE.search(c.s):
+            return []
+        if predicate == "lives_in" and _STAY.search(c.s):
+            return []
+        if predicate.startswith("favourite_") and not _PREFERENCE.search(c.s):
+            return []
+        value = find_value(predicate, c.s, start, subject)
+        if value is None:
+            return []
+        changed = "change" if _CHANGE.search(c.s) else "state"
+        aspect = "retract" if op == "retract" else changed
+        out = emit(x, c, None, predicate, [value], aspect, subject=subject)
+        for d in out:
+            d.confidence = min(d.confidence, round(prob * 0.8, 2))
+        return out
+
+
+def _readable(c: Clause) -> bool:
+    """Not a wish, plan or condition ("I'd live in Monaco if I won the lottery")."""
+    return not _MODAL.search(c.s)
 
 
 def _subject(x: Turn, c: Clause) -> tuple[str | None, int]:

@@ -222,7 +222,8 @@ class RuleExtractor:
         x = Turn(episode, self._memory_for(episode.scope, episode.speaker), not bot, text)
         times = find_time_expressions(text, episode.timestamp)
         pending, muted = None, -1
-        unread: list[Clause] = []
+        unread: list[Clause] = []  # clauses for the frame reader, with what the rules found
+        found: list[set[str]] = []
         for start, end, elided, sentence in split_clauses(text):
             if sentence == muted:
                 continue  # the rest of a request to the assistant is its content, not a fact
@@ -244,10 +245,11 @@ class RuleExtractor:
                 continue
             before = len(x.drafts)
             self._apply(x, c)
-            if len(x.drafts) == before and not c.correction and not c.negated:
+            if not c.correction and not c.negated:
                 unread.append(c)
+                found.append({d.predicate for d in x.drafts[before:]})
         if self.frames is not None and unread:
-            for draft in self.frames.read(x, unread):
+            for draft in self.frames.read(x, unread, found):
                 add(x, draft)
         return self._finish(x)
 
