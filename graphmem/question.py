@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from graphmem.extraction.lexicon import relative_name, relative_word
+from graphmem.model import normalise_name
 from graphmem.time.instant import NEG_INF, ONE_MICROSECOND, POS_INF
 from graphmem.time.interval import Interval
 from graphmem.time.natural import TimeExpression, find_time_expressions
@@ -96,7 +97,7 @@ PREDICATE_CUES: tuple[tuple[str, str], ...] = (
      r"countr(?:y|ies)|\bmoved?\b|relocat|address|\bstay(?:ing|s|ed)?\b (?:in|at)|"
      r"where (?:am|is|are|was|were) (?:i|\w+) (?:now|these days|at the moment|currently|then)|"
      r"\bplaces?\b .*\b(?:lived|stayed)|\bsuburb|\bcrib\b|\bpad\b", "lives_in"),
-    (r"\bdiet\b|vegetarian|\bvego\b|\bveggie\b|\bvegan|pescatarian|\bketo\b|\beat(?:s|ing)?\b|"
+    (r"\bdiets?\b|vegetarian|\bvego\b|\bveggie\b|\bvegan|pescatarian|\bketo\b|\beat(?:s|ing)?\b|"
      r"\bmeat\b|plant-based|food (?:rules|restrictions)|\bate\b", "diet"),
     (r"hobb(?:y|ies)|pastimes?|free time|spare time|for fun|downtime|leisure|"
      r"\binto\b|on (?:the )?weekends|\bpick(?:ed)? up\b|\b(?:taken|took|take) up\b|"
@@ -115,6 +116,7 @@ _MY_RELATIVE = re.compile(
     r"\b(?:my|our)\s+((?:best|older|younger|big|little|line|step)?\s*[a-z-]+)"
 )
 _NAME = re.compile(r"\b([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*)")
+_VALUE = re.compile(r"\b([A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|\d+\w*))*)")  # "Pixel 8"
 _KNOWN_AT = re.compile(
     r"on record|on file|in (?:your|the) (?:records?|notes?|memory|files?|system|database|log)|"
     r"writ(?:ten|e) down|\bnoted\b|\bhave down\b|\bhad down\b|\bhad (?:me|him|her) (?:down|as)\b|"
@@ -204,7 +206,7 @@ def read_question(
     tz=None,
 ) -> Reading:
     """Read ``question`` (asked at ``reference`` by ``owner``) into a :class:`Reading`."""
-    question = " ".join(question.replace("’", "'").split())
+    question = _plain_times(" ".join(question.replace("’", "'").split()))
     anchor = _ANCHOR.search(question)
     # The main question without its anchor clause: "what phone did I have | just before I
     # moved to Melbourne" asks about phones, and Melbourne is not its subject.
@@ -227,6 +229,12 @@ def read_question(
             subject, unknown = projects[0], None
             if known_names is not None and projects[0] not in known_names([projects[0]]):
                 unknown = projects[0]
+    if predicate is None and _WHEN.search(low) and facts_of is not None:
+        # "when'd we get Mango?": the value names the predicate, if the store knows it
+        value = _when_object(main, subject, owner)
+        known = [f for f in facts_of(subject or owner, "") if value and f.object
+                 and normalise_name(f.object) == normalise_name(value)]  # fmt: skip
+        predicate = known[0].predicate if known else None
     if predicate is None:
         return Reading(subject, None, "none", unknown_name=unknown)
     times = [t for t in find_time_expressions(main, reference, tz=tz) if t.text.lower() != "now"]
@@ -259,6 +267,16 @@ def read_question(
         mode = "timeline" if span.end >= POS_INF and span.start > NEG_INF else "past"
         return Reading(**base, mode=mode, window=span, time_text=text, newest_first=newest)
     return Reading(**base, mode="current")
+
+
+def _plain_times(text: str) -> str:
+    """Chat ways of giving a time, in words the time parser reads ("at like 3:30pm" ->
+    "at 3:30pm", "8 in the morning" -> "8am")."""
+    text = re.sub(r"(?i)\b(?:like|around|about|roughly|approx(?:imately)?|ish)\s+(?=\d)", "", text)
+    text = re.sub(r"(?i)\b(\d{1,2})(?::(\d\d))?\s+in\s+the\s+morning\b",
+                  lambda m: f"{m.group(1)}{':' + m.group(2) if m.group(2) else ''}am", text)  # fmt: skip
+    return re.sub(r"(?i)\b(\d{1,2})(?::(\d\d))?\s+(?:in\s+the\s+(?:afternoon|evening)|at\s+night)\b",
+                  lambda m: f"{m.group(1)}{':' + m.group(2) if m.group(2) else ''}pm", text)  # fmt: skip
 
 
 def predicate_of(low: str) -> str | None:
@@ -307,7 +325,7 @@ def _window(times: list[TimeExpression], reference: datetime):
 
 
 _SUBJECT_BEFORE = re.compile(
-    r"(?:\b(?:does|did|is|was|has|have|do|are|were|about|of|for|can|will|would)|'s|'re)\s*$", re.I
+    r"(?:\b(?:does|did|is|was|has|have|do|are|were|about|for|can|will|would)|'s|'re)\s*$", re.I
 )
 _SUBJECT_AFTER = re.compile(
     r"^(?:'s\b|\s+(?:live[sd]?|work(?:s|ed|ing)?|do(?:es|ing)?|got|ha[sd]|have|is|was|been|"
@@ -422,7 +440,7 @@ _WHEN_VERB = re.compile(
 def _when_object(question: str, subject: str | None, owner: str) -> str | None:
     """The value a "when" question names ("when did I start at the BBC" -> BBC, "when did
     I go vegan" -> vegan)."""
-    names = [_strip_possessive(m.group(1)) for m in _NAME.finditer(question) if m.start() > 0]
+    names = [_strip_possessive(m.group(1)) for m in _VALUE.finditer(question) if m.start() > 0]
     names = [n for n in names if n.lower() not in _NOT_NAMES and n not in (subject, owner)]
     if names:
         return names[-1]

@@ -33,7 +33,7 @@ from graphmem.extraction.lexicon import (
     PROGRAMMING_LANGUAGES,
 )
 from graphmem.extraction.objects import take_entity
-from graphmem.extraction.patterns import PERSON, SUBJ
+from graphmem.extraction.patterns import PERSON, SUBJ, alternation
 from graphmem.extraction.truecase import is_common_word, truecase
 from graphmem.extraction.turn import Draft, Turn, emit
 
@@ -202,23 +202,18 @@ _NOT_VALUE = re.compile(
 _DIET = re.compile(
     r"(?i)\b(" + "|".join(sorted(map(re.escape, DIETS), key=len, reverse=True)) + r")\b"
 )
-_PET = re.compile(
-    r"(?i)\b(" + "|".join(sorted(map(re.escape, PET_SPECIES), key=len, reverse=True)) + r")s?\b"
-)
+_PET = re.compile(rf"(?i)\b({alternation(PET_SPECIES)})s?\b")
 _JOB = re.compile(
     r"(?i)\b(?:as\s+an?|as\s+the|i['’]?m\s+an?|now\s+an?|promoted\s+to|role\s+(?:as|of)|"
     r"title\s+is|working\s+as|new\s+role:?|became\s+an?|is\s+an?|['’]s\s+an?|am\s+an?|"
-    r"job\s+as\s+an?|gig\s+as\s+an?|,\s+an?)\s+(?P<job>(?:[\w-]+\s+){0,3}?(?:"
-    + "|".join(sorted(map(re.escape, JOB_NOUNS), key=len, reverse=True))
-    + r")s?)\b"
+    r"job\s+as\s+an?|gig\s+as\s+an?|,\s+an?)\s+"
+    rf"(?P<job>(?:[\w-]+\s+){{0,3}}?{alternation(JOB_NOUNS)}s?)\b"
 )
 _HOBBY = re.compile(
     r"(?i)\b(?:took\s+up|taken\s+up|take\s+up|picked\s+up|started|starting|gave\s+up|given\s+up|"
     r"quit|dropped|stopped|into|doing|love|enjoy|got\s+into|getting\s+into|signed\s+up\s+for|"
     r"joined\s+a|packed\s+in|jacked\s+in|ditched|still)\s+(?:(?:the|my|a|some|doing)\s+)?"
-    r"(?P<h>(?:(?:[a-z-]+\s+)?[a-z-]+ing\b)|"
-    + "|".join(sorted(map(re.escape, HOBBY_GAMES), key=len, reverse=True))
-    + r")\b"
+    rf"(?P<h>(?:(?:[a-z-]+\s+)?[a-z-]+ing\b)|{alternation(HOBBY_GAMES)})\b"
 )
 
 
