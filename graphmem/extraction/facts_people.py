@@ -142,3 +142,18 @@ def breakup(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         name = x.memory.people.get(relation_word(rel))
     who = m.groupdict().get("who") or "I"
     return emit(x, c, m, "partner", [name], "retract", who=who)
+
+
+FRIENDS_NO_MORE = pattern(
+    r"(?:(?P<a><PERSON>)\s+(?i:and)\s+(?i:I|me)|(?i:me|I)\s+(?i:and)\s+(?P<b><PERSON>))\s+"
+    r"(?i:aren['’]?t|are\s+not|are\s+no\s+longer|stopped\s+being|fell\s+out|don['’]?t\s+talk)"
+    r"(?:\s+(?i:friends|mates|close|speaking))?"
+)
+
+
+def friends_no_more(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "Eddie and I aren't friends anymore", "me and Kaz fell out"."""
+    name = m.group("a") or m.group("b")
+    if not x.first_person or not name:
+        return []
+    return emit(x, c, m, "friend", [name], "retract", subject=x.episode.speaker)

@@ -155,7 +155,9 @@ def _sounds_like_hobby(activity: str, first: str) -> bool:
 
 HOBBY_START = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:took\s+up|taken\s+up|take\s+up|taking\s+up|picked\s+up|"
-    r"started|began|got\s+into|gotten\s+into|getting\s+into|got\s+really\s+into))\s+"
+    r"started|began|got\s+into|gotten\s+into|getting\s+into|got\s+really\s+into|"
+    r"(?:has\s+)?dragged\s+me\s+into|got\s+me\s+into|signed\s+up\s+for))\s+"
+    r"(?:(?i:the|some|a\s+bit\s+of)\s+)?"
 )
 
 
@@ -178,7 +180,11 @@ def hobby_start(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     return emit(x, c, m, "hobby", [activity], aspect, obj_span=span)
 
 
-HOBBY_STOP = pattern(r"<SUBJ><AUX>\s+(?P<v>(?i:gave\s+up|given\s+up|quit|stopped))\s+")
+HOBBY_STOP = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:gave\s+up|given\s+up|quit|stopped|packed\s+in|jacked\s+in|"
+    r"ditched|dropped|done\s+with|finished\s+with|knocked\s+(?:it\s+)?on\s+the\s+head\s+with))\s+"
+    r"(?:(?i:the|my|doing)\s+)?"
+)
 
 
 def hobby_stop(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:

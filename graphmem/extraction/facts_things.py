@@ -63,7 +63,9 @@ PET_GONE = pattern(
     r"recently\s+|finally\s+|unexpectedly\s+)?(?i:died|passed\s+away|passed|ran\s+away|"
     r"went\s+missing|was\s+put\s+down|had\s+to\s+be\s+put\s+down|got\s+run\s+over|"
     r"was\s+rehomed|is\s+gone|is\s+no\s+longer\s+with\s+us|"
-    r"crossed\s+the\s+rainbow\s+bridge)\b"
+    r"crossed\s+the\s+rainbow\s+bridge|(?:['’]s|has|is)\s+gone\s+to\s+live\s+(?:with|at)|"
+    r"went\s+to\s+live\s+(?:with|at)|went\s+with|moved\s+in\s+with|found\s+a\s+new\s+home|"
+    r"(?:['’]s|has)\s+(?:been\s+)?rehomed|lives\s+(?:with|at)\s+\S+\s+now)\b"
 )
 PET_PUT_DOWN = pattern(
     r"(?:<I>|\b(?i:we))\s+(?:(?i:had|have)\s+to\s+)?(?i:put|gave|give|rehomed|rehome|lost)"

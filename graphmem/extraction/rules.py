@@ -120,6 +120,12 @@ RULES: tuple[Rule, ...] = (
     Rule("pet_put_down", facts_things.PET_PUT_DOWN, facts_things.pet_gone),
     Rule("job_loss", facts_work.JOB_LOSS, facts_work.job_loss),
     Rule("leave", facts_work.LEAVE, facts_work.leave),
+    Rule(
+        "friends_no_more",
+        facts_people.FRIENDS_NO_MORE,
+        facts_people.friends_no_more,
+        negatable=True,
+    ),
     Rule("partner_pair", facts_people.PARTNER_PAIR, facts_people.partner_pair),
     Rule("breakup", facts_people.BREAKUP, facts_people.breakup),
     Rule("breakup_bare", facts_people.BREAKUP_BARE, facts_people.breakup),
