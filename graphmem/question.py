@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from graphmem.extraction.lexicon import relative_name, relative_word
+from graphmem.extraction.truecase import is_common_word
 from graphmem.model import normalise_name
 from graphmem.time.instant import NEG_INF, ONE_MICROSECOND, POS_INF
 from graphmem.time.interval import Interval
@@ -83,7 +84,7 @@ PREDICATE_CUES: tuple[tuple[str, str], ...] = (
      r"doing for (?:work|a living)|promot", "job_title"),
     (r"\bpets?\b|\bdogs?\b|\bcats?\b|pupp(?:y|ies)|kitten|\banimals?\b|fur ?bab(?:y|ies)|"
      r"critters?|\bhamster|\brabbits?|\bparrot|\bfish\b|goldfish", "owns_pet"),
-    (r"projects?|working on|assigned to|\bon (?:the )?team for", "works_on"),
+    (r"projects?|working on(?!\s+(?:the\s+)?(?:\d|\w+day\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)))|assigned to|\bon (?:the )?team for", "works_on"),
     (r"employer|compan(?:y|ies)|\bfirm\b|organi[sz]ation|employ|workplace|"
      r"\bwork(?:s|ed|ing)?\s+(?:at|for)\b|who (?:do|does|did|am|is|was) \w+ (?:work|working) for|"
      r"where (?:do|does|did|am|is|was|have|has) \w+ (?:been )?work|\bjobs?\b|"
@@ -221,7 +222,8 @@ def read_question(
     )
     if _ADVICE.search(low):
         predicate = None
-    subject, unknown = _subject(main, low, owner, predicate, known_names, facts_of)
+    timeless = _without_times(main, reference, tz)
+    subject, unknown = _subject(timeless, timeless.lower(), owner, predicate, known_names, facts_of)
     if predicate == "deadline":  # a deadline belongs to a project, named anywhere
         projects = [_strip_possessive(n.group(1)) for n in _NAME.finditer(main) if n.start() > 0]
         projects = [n for n in projects if n.lower() not in _NOT_NAMES and n != owner]
@@ -269,10 +271,31 @@ def read_question(
     return Reading(**base, mode="current")
 
 
+def _without_times(text: str, reference: datetime, tz) -> str:
+    """``text`` with its time phrases blanked: "New Year's Day" names nobody."""
+    chars = list(text)
+    for t in find_time_expressions(text, reference, tz=tz):
+        chars[t.span[0] : t.span[1]] = " " * (t.span[1] - t.span[0])
+    return "".join(chars)
+
+
+_ORDINALS = {
+    w: i + 1
+    for i, w in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+        "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth "
+        "twenty-first twenty-second twenty-third twenty-fourth twenty-fifth twenty-sixth "
+        "twenty-seventh twenty-eighth twenty-ninth thirtieth thirty-first".split()
+    )
+}
+_ORDINAL_DAY = re.compile(r"(?i)\b(" + "|".join(sorted(_ORDINALS, key=len, reverse=True)) + r")(?=\s+of\s+[a-z])")
+
+
 def _plain_times(text: str) -> str:
     """Chat ways of giving a time, in words the time parser reads ("at like 3:30pm" ->
     "at 3:30pm", "8 in the morning" -> "8am")."""
     text = re.sub(r"(?i)\b(?:like|around|about|roughly|approx(?:imately)?|ish)\s+(?=\d)", "", text)
+    text = _ORDINAL_DAY.sub(lambda m: f"{_ORDINALS[m.group(1).lower()]}th", text)  # "the first of May"
     text = re.sub(r"(?i)\b(\d{1,2})(?::(\d\d))?\s+in\s+the\s+morning\b",
                   lambda m: f"{m.group(1)}{':' + m.group(2) if m.group(2) else ''}am", text)  # fmt: skip
     return re.sub(r"(?i)\b(\d{1,2})(?::(\d\d))?\s+(?:in\s+the\s+(?:afternoon|evening)|at\s+night)\b",
@@ -299,7 +322,8 @@ def _plural(low: str) -> bool:
 
 # Asking for advice or an opinion is not asking for a stored fact.
 _ADVICE = re.compile(
-    r"\b(?:should i|reckon i should|do you think i|would you|what do you think|can you recommend|"
+    r"\b(?:should i|reckon i should|do you think i|would you (?:recommend|suggest|pick|choose)|"
+    r"what do you think|can you recommend|"
     r"any (?:tips|ideas|suggestions)|recommend|which (?:one )?is better|worth it)\b"
 )
 
@@ -341,6 +365,13 @@ def _subject(main, low, owner, predicate, known_names, facts_of):
     """(subject, unknown name): whose fact the question asks about."""
     relative = _MY_RELATIVE.search(low) or _BARE_RELATIVE.search(low)
     word = relative_word(relative.group(1)) if relative else None
+    named_relative = re.search(
+        r"\b(?:my|our)\s+(?:[a-z-]+\s+)?[a-z-]+\s+(?P<n>[A-Z][\w'’-]+)", main
+    ) if word is not None else None
+    if named_relative is not None and not is_common_word(_strip_possessive(named_relative["n"])):
+        name = _strip_possessive(named_relative["n"])  # "my sister Leila": Leila
+        known = known_names([name]) if known_names is not None else {}
+        return known.get(name, name), (None if known_names is None or name in known else name)
     if word is not None:
         # "my boss" asking for the manager is the owner's manager; "my wife" likewise.
         relation = _RELATION_PREDICATE.get(word)
