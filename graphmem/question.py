@@ -44,7 +44,8 @@ from graphmem.time.natural import TimeExpression, find_time_expressions
 _PREFERENCE = re.compile(
     r"favou?rite|\bfave?\b|\bfavs?\b|preferred|\bprefer|go-to|go to|\btop\b|number one|of choice|"
     r"\binto\b|obsessed|hooked|\blov(?:e|es|ed|ing)\b|\bbest\b|mad about|crazy about|\breckon|"
-    r"\bpick\b|\bon repeat|\blistening to|\bwatching|\bcode in|\bprogram in|\bdrinking\b"
+    r"\bpick\b|\bon repeat|\blistening to|\bwatching|\bcode in|\bprogram in|\bdrinking\b|"
+    r"\bmost\b|\bregard\b|\bfond\b|\bkeen(?:ly)?\b|\battached\b|\benjoy|\bfollow\b|\bfavour"
 )
 # A favourite needs a preference word and one of these categories.
 _FAVOURITE = tuple(
@@ -69,12 +70,13 @@ PREDICATE_CUES: tuple[tuple[str, str], ...] = (
      r"\bship(?:s|ping)?\b", "deadline"),
     (r"\bphones?\b|mobile|\bcell\b|smartphone|handset|iphone|android|\bdevice|\bpixel\b|"
      r"\bgalaxy\b", "phone"),
-    (r"\b(?:become|became|becoming|being|promoted to|made) (?:a |an |the )?(?!manager\b)\w+", "job_title"),
-    (r"manager|\bboss|report(?:s|ed|ing)? (?:in )?to|supervisor|answer(?:s|ed|ing)? to|"
+    (r"\b(?:become|became|becoming|being|promoted to|made) (?:a |an |the )?(?!manager\b|my\b|his\b|her\b)\w+", "job_title"),
+    (r"manager|\bboss|\breport(?:s|ed|ing)?\b(?! card)|supervisor|answer(?:s|ed|ing)? to|"
      r"line manager|team lead|\bmanag(?:es?|ing)\b|in charge of (?:me|him|her)|superior|"
      r"work(?:s|ed|ing)? under\b|under whom", "manager"),
     (r"partner|\bwife|husband|hubby|missus|spouse|girlfriend|boyfriend|\bbf\b|\bgf\b|"
-     r"other half|better half|significant other|married|\bdat(?:ing|ed|e)\b|\bseeing\b|"
+     r"other half|better half|significant other|married|\bdat(?:ing|ed)\b|\bon a date\b|\bseeing\b|part(?:ed)? ways|"
+     r"split up|"
      r"going out with|got together|together with|with whom|fianc|\bin love|"
      r"\bin a relationship|\bsweetheart|\bsplit\b|break(?:ing)? up|broke up", "partner"),
     (r"job title|\btitle\b|\brole\b|position|occupation|profession|do for (?:a living|work|money)|"
@@ -91,14 +93,14 @@ PREDICATE_CUES: tuple[tuple[str, str], ...] = (
      r"(?:which|what) (?:places?|offices?) .*\bwork|pays? (?:me|him|her|the bills)|"
      r"\bpay(?:check|cheque|slip)?\b.*\b(?:from|coming)|slaving|grind(?:ing)? (?:away )?(?:at|for)|"
      r"clock(?:ing|ed)? in|(?:start|started|starting|join|joined|joining|leave|left|leaving|quit)"
-     r" (?:at|with)\b|places? (?:i've|i have|have i|has \w+|\w+ has) worked|\bhired\b|"
+     r" (?:at|with)\b|places? (?:i've|i have|have i|has \w+|\w+ has) worked|\bhired\b|\bjoin(?:ed|s|ing)?\b|"
      r"\bwork(?:ed|ing)?\b.*\b(?:since|before|after|in \d{4})|where (?:do|does|did) \w+ work",
      "works_at"),
     (r"\blive[sd]?\b|\bliving\b|resid|\bhome\b|based|located|\bcit(?:y|ies)\b|\btowns?\b|"
      r"countr(?:y|ies)|\bmoved?\b|relocat|address|\bstay(?:ing|s|ed)?\b (?:in|at)|"
      r"where (?:am|is|are|was|were) (?:i|\w+) (?:now|these days|at the moment|currently|then)|"
      r"\bplaces?\b .*\b(?:lived|stayed)|\bsuburb|\bcrib\b|\bpad\b", "lives_in"),
-    (r"\bdiets?\b|vegetarian|\bvego\b|\bveggie\b|\bvegan|pescatarian|\bketo\b|\beat(?:s|ing)?\b|"
+    (r"\bdiet(?:s|ary)?\b|vegetarian|\bvego\b|\bveggie\b|\bvegan|pescatarian|\bketo\b|\beat(?:s|ing)?\b|"
      r"\bmeat\b|plant-based|food (?:rules|restrictions)|\bate\b", "diet"),
     (r"hobb(?:y|ies)|pastimes?|free time|spare time|for fun|downtime|leisure|"
      r"\binto\b|on (?:the )?weekends|\bpick(?:ed)? up\b|\b(?:taken|took|take) up\b|"
@@ -108,6 +110,7 @@ PREDICATE_CUES: tuple[tuple[str, str], ...] = (
     (r"\bparents\b|\bolds\b|\bfolks\b", "parent"),
     (r"\bchildren\b|\bkids\b", "child"),
     (r"\bfriends\b|\bmates\b|\bbuddies\b|\bpals\b", "friend"),
+    (r"\bwork(?:s|ed|ing)?\b|\bemployed\b", "works_at"),  # last: "for whom does Ana work?"
 )  # fmt: skip
 _CUES = tuple((re.compile(cue), predicate) for cue, predicate in PREDICATE_CUES)
 
@@ -127,7 +130,9 @@ _KNOWN_AT = re.compile(
     r"what did you (?:have|hold|keep)|(?:recorded|stored|logged|saved) (?:for|as|about)|"
     r"did (?:you|u) (?:reckon|have|show|list|record)|(?:were|was) (?:you|u) showing|showing as|"
     r"(?:you|u)(?:'d| had| have) (?:me|him|her|it)\b|'d (?:you|u) have|(?:have|had) (?:\w+ )?listed|"
-    r"listed (?:for|as|under)|what did (?:you|u) (?:think|believe)|on your (?:books|list|radar)"
+    r"listed (?:for|as|under)|what did (?:you|u) (?:think|believe)|on your (?:books|list|radar)|"
+    r"\b(?:your|the) (?:records?|notes?|memory|files?|log|system)\b|you (?:had|have) (?:stored|recorded|noted|saved)|"
+    r"\bon file\b|\bhad on record\b"
 )
 _TIMELINE = re.compile(
     r"in order|chronolog|history|over (?:time|the years)|\bever\b|all (?:the )?(?:places|cities|"
@@ -135,7 +140,8 @@ _TIMELINE = re.compile(
     r"languages|projects)|every (?:place|city|job|company|phone)|(?:which|what) (?:cities|places|towns|"
     r"companies|employers|jobs|phones|roles|titles|positions|managers|bosses|partners|devices|languages|countries)|"
     r"how many (?:times|places|cities|jobs|companies|phones)|oldest first|newest first|"
-    r"most recent first|earliest first|one after (?:the )?other|list (?:all|every|the)|so far|"
+    r"most recent first|earliest first|one after (?:the )?other|list (?:all|every|the|my)|so far(?! as)|"
+    r"over the course of|succession|in sequence|\btrace\b|"
     r"through the years|sequence|progression|what were all|(?:been|gone|went) through|"
     r"every (?:place|one|person|job|role|title|phone|pet|hobby|diet|team|project)|"
     r"all the (?:people|places|ones|jobs|roles)|pick(?:ed)? up and (?:drop|dropped|ditch)|"
@@ -147,18 +153,20 @@ _NOW = re.compile(
     r"nowadays|rn|atm|at the mo|lately|of late)\b"
 )
 _WHEN = re.compile(
-    r"^\s*(?:so\s+|and\s+|hey,?\s+|ok,?\s+)?(?:when|what (?:date|day|month|year|time)|since when|how long ago|on what date|in what year|which (?:year|month|day))\b"
+    r"^\s*(?:so\s+|and\s+|hey,?\s+|ok,?\s+)?(?:when|what (?:date|day|month|year|time)|since when|how long ago|on what date|in what year|which (?:year|month|day)|(?:from|since|as of) what (?:date|day|month|year|point)|on which (?:date|day))\b"
 )
 _END_VERBS = re.compile(
     r"\b(?:leave|left|quit|stop(?:ped)?|end(?:ed)?|finish(?:ed)?|move[sd]? (?:out|away)|break up|broke up|"
     r"split|lose|lost|die[sd]?|pass(?:ed)? away|give up|gave up|drop(?:ped)?|rehome[sd]?|sold|"
-    r"no longer|retire[sd]?|resign(?:ed)?|fired|laid off)\b"
+    r"no longer|retire[sd]?|resign(?:ed)?|fired|laid off|cease[ds]?|part(?:ed)? ways|taken off|"
+    r"come off|came off|moved? on from|walk(?:ed)? away)\b"
 )
 _ORDER_NEWEST = re.compile(r"newest first|most recent first|latest first|reverse chronolog")
 # Time anchored on another fact: "just before I relocated to Denver", "since I started at X"
 _ANCHOR = re.compile(
     r"\b(?P<rel>(?:just |right |shortly |immediately )?before|(?:just |right |shortly )?after|since|"
     r"when|while|during (?:the time|my time)|back when|by the time|until|till|the (?:day|week|month)|"
+    r"throughout my time at|during my time at|during the years|the years|"
     r"around the time)\s+"
     r"(?P<clause>(?:i|my|me|we|he|she|they|(?-i:[A-Z])\w+)\b[^?.,;]*)",
     re.I,
@@ -214,12 +222,13 @@ def read_question(
     main = question[: anchor.start()] + question[anchor.end() :] if anchor else question
     low = main.lower()
     # "where does my wife work": the relation names the subject, "work" the predicate
-    bare = _MY_RELATIVE.sub("them", low)
-    predicate = (
-        predicate_of(bare)
-        or predicate_of(low)
-        or (predicate_of(question.lower()) if anchor else None)
-    )
+    kin = next((m for m in _MY_RELATIVE.finditer(low) if relative_word(m.group(1))), None)
+    bare = low[: kin.start()] + "them" + low[kin.end() :] if kin else low
+    predicate = predicate_of(bare)
+    if predicate is None and (kin is None or re.search(r"\bwho\b|\bname|\bcalled\b", low)):
+        predicate = predicate_of(
+            low
+        )  # "who is my wife?" asks for the partner; "how tall is she?" not
     if _ADVICE.search(low):
         predicate = None
     timeless = _without_times(main, reference, tz)
@@ -239,7 +248,11 @@ def read_question(
         predicate = known[0].predicate if known else None
     if predicate is None:
         return Reading(subject, None, "none", unknown_name=unknown)
-    times = [t for t in find_time_expressions(main, reference, tz=tz) if t.text.lower() != "now"]
+    times = [
+        t
+        for t in find_time_expressions(main, reference, tz=tz)
+        if not _NOW.fullmatch(t.text.lower())
+    ]
     window, at, text = _window(times, reference)
     anchored = None
     if window is None and anchor is not None:
@@ -288,14 +301,26 @@ _ORDINALS = {
         "twenty-seventh twenty-eighth twenty-ninth thirtieth thirty-first".split()
     )
 }
-_ORDINAL_DAY = re.compile(r"(?i)\b(" + "|".join(sorted(_ORDINALS, key=len, reverse=True)) + r")(?=\s+of\s+[a-z])")
+_ORDINAL_DAY = re.compile(
+    r"(?i)\b(" + "|".join(sorted(_ORDINALS, key=len, reverse=True)) + r")(?=\s+of\s+[a-z])"
+)
 
 
 def _plain_times(text: str) -> str:
     """Chat ways of giving a time, in words the time parser reads ("at like 3:30pm" ->
     "at 3:30pm", "8 in the morning" -> "8am")."""
     text = re.sub(r"(?i)\b(?:like|around|about|roughly|approx(?:imately)?|ish)\s+(?=\d)", "", text)
-    text = _ORDINAL_DAY.sub(lambda m: f"{_ORDINALS[m.group(1).lower()]}th", text)  # "the first of May"
+    text = _ORDINAL_DAY.sub(
+        lambda m: f"{_ORDINALS[m.group(1).lower()]}th", text
+    )  # "the first of May"
+    text = re.sub(r"\s+(?:UTC|GMT|Z)\b", "", text)
+    # "09:30 on 14 January" / "4 p.m. on Tuesday 24 March" -> "on 14 January at 09:30"
+    text = re.sub(
+        r"(?i)\b(?:at\s+)?(?P<clock>\d{1,2}(?::\d\d)?\s*(?:[ap]\.?\s?m\.?)?|midnight|noon|midday)\s+on\s+"
+        r"(?P<date>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+[a-z]+(?:\s+\d{4})?|[a-z]+\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?)",
+        lambda m: f"on {m.group('date')} at {m.group('clock')}",
+        text,
+    )
     text = re.sub(r"(?i)\b(\d{1,2})(?::(\d\d))?\s+in\s+the\s+morning\b",
                   lambda m: f"{m.group(1)}{':' + m.group(2) if m.group(2) else ''}am", text)  # fmt: skip
     return re.sub(r"(?i)\b(\d{1,2})(?::(\d\d))?\s+(?:in\s+the\s+(?:afternoon|evening)|at\s+night)\b",
@@ -365,9 +390,11 @@ def _subject(main, low, owner, predicate, known_names, facts_of):
     """(subject, unknown name): whose fact the question asks about."""
     relative = _MY_RELATIVE.search(low) or _BARE_RELATIVE.search(low)
     word = relative_word(relative.group(1)) if relative else None
-    named_relative = re.search(
-        r"\b(?:my|our)\s+(?:[a-z-]+\s+)?[a-z-]+\s+(?P<n>[A-Z][\w'’-]+)", main
-    ) if word is not None else None
+    named_relative = (
+        re.search(r"\b(?:my|our)\s+(?:[a-z-]+\s+)?[a-z-]+\s+(?P<n>[A-Z][\w'’-]+)", main)
+        if word is not None
+        else None
+    )
     if named_relative is not None and not is_common_word(_strip_possessive(named_relative["n"])):
         name = _strip_possessive(named_relative["n"])  # "my sister Leila": Leila
         known = known_names([name]) if known_names is not None else {}
@@ -451,7 +478,7 @@ _RELATION_PREDICATE = {
     "boyfriend": "partner",
 }  # fmt: skip
 _NOT_NAMES = frozenset(
-    "i i'm i've i'd what where when who which how why is are was were do does did can could "
+    "i i'm i've i'd what where when who whom whose which how why is are was were do does did can could "
     "would will should have has had my me the a an and or since before after during in on at "
     "by from until till back just so hey ok okay please tell remind any anything quick "
     "january february march april may june july august september october november december "
