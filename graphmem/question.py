@@ -86,7 +86,7 @@ PREDICATE_CUES: tuple[tuple[str, str], ...] = (
      r"doing for (?:work|a living)|promot", "job_title"),
     (r"\bpets?\b|\bdogs?\b|\bcats?\b|pupp(?:y|ies)|kitten|\banimals?\b|fur ?bab(?:y|ies)|"
      r"critters?|\bhamster|\brabbits?|\bparrot|\bfish\b|goldfish", "owns_pet"),
-    (r"projects?|working on(?!\s+(?:the\s+)?(?:\d|\w+day\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)))|assigned to|\bon (?:the )?team for", "works_on"),
+    (r"projects?|working on(?!\s+(?:the\s+)?(?:\d|\w+day\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)))|assigned to|\bon (?:the )?team for|rolled (?:off|onto)|(?:put|got put) on\b", "works_on"),
     (r"employer|compan(?:y|ies)|\bfirm\b|organi[sz]ation|employ|workplace|"
      r"\bwork(?:s|ed|ing)?\s+(?:at|for)\b|who (?:do|does|did|am|is|was) \w+ (?:work|working) for|"
      r"where (?:do|does|did|am|is|was|have|has) \w+ (?:been )?work|\bjobs?\b|"
@@ -132,7 +132,7 @@ _KNOWN_AT = re.compile(
     r"(?:you|u)(?:'d| had| have) (?:me|him|her|it)\b|'d (?:you|u) have|(?:have|had) (?:\w+ )?listed|"
     r"listed (?:for|as|under)|what did (?:you|u) (?:think|believe)|on your (?:books|list|radar)|"
     r"\b(?:your|the) (?:records?|notes?|memory|files?|log|system)\b|you (?:had|have) (?:stored|recorded|noted|saved)|"
-    r"\bon file\b|\bhad on record\b"
+    r"\bon file\b|\bhad on record\b|\bmemory (?:say|said|show|showed|have|had|hold|held)\b|\bsnapshot\b"
 )
 _TIMELINE = re.compile(
     r"in order|chronolog|history|over (?:time|the years)|\bever\b|all (?:the )?(?:places|cities|"
@@ -153,13 +153,13 @@ _NOW = re.compile(
     r"nowadays|rn|atm|at the mo|lately|of late)\b"
 )
 _WHEN = re.compile(
-    r"^\s*(?:so\s+|and\s+|hey,?\s+|ok,?\s+)?(?:when|what (?:date|day|month|year|time)|since when|how long ago|on what date|in what year|which (?:year|month|day)|(?:from|since|as of) what (?:date|day|month|year|point)|on which (?:date|day))\b"
+    r"^\s*(?:so\s+|and\s+|hey,?\s+|ok,?\s+)?(?:when|(?:the\s+)?date\b|what (?:date|day|month|year|time)|since when|how long ago|on what date|in what year|which (?:year|month|day)|(?:from|since|as of) what (?:date|day|month|year|point)|on which (?:date|day))\b"
 )
 _END_VERBS = re.compile(
     r"\b(?:leave|left|quit|stop(?:ped)?|end(?:ed)?|finish(?:ed)?|move[sd]? (?:out|away)|break up|broke up|"
     r"split|lose|lost|die[sd]?|pass(?:ed)? away|give up|gave up|drop(?:ped)?|rehome[sd]?|sold|"
     r"no longer|retire[sd]?|resign(?:ed)?|fired|laid off|cease[ds]?|part(?:ed)? ways|taken off|"
-    r"come off|came off|moved? on from|walk(?:ed)? away)\b"
+    r"come off|came off|moved? on from|walk(?:ed)? away|rolled off)\b"
 )
 _ORDER_NEWEST = re.compile(r"newest first|most recent first|latest first|reverse chronolog")
 # Time anchored on another fact: "just before I relocated to Denver", "since I started at X"
@@ -225,17 +225,21 @@ def read_question(
     kin = next((m for m in _MY_RELATIVE.finditer(low) if relative_word(m.group(1))), None)
     bare = low[: kin.start()] + "them" + low[kin.end() :] if kin else low
     predicate = predicate_of(bare)
+    # "who is my wife?" asks for the partner; "how tall is my wife?" asks nothing we know
     if predicate is None and (kin is None or re.search(r"\bwho\b|\bname|\bcalled\b", low)):
-        predicate = predicate_of(
-            low
-        )  # "who is my wife?" asks for the partner; "how tall is she?" not
+        predicate = predicate_of(low)
+    if predicate is None and kin is not None and _WHEN.search(low):
+        # "since when has Hana been my boss?": the relation is what is asked about
+        relation = _RELATION_PREDICATE.get(relative_word(kin.group(1)) or "")
+        predicate = relation if relation in ("manager", "partner") else None
     if _ADVICE.search(low):
         predicate = None
     timeless = _without_times(main, reference, tz)
     subject, unknown = _subject(timeless, timeless.lower(), owner, predicate, known_names, facts_of)
     if predicate == "deadline":  # a deadline belongs to a project, named anywhere
-        projects = [_strip_possessive(n.group(1)) for n in _NAME.finditer(main) if n.start() > 0]
-        projects = [n for n in projects if n.lower() not in _NOT_NAMES and n != owner]
+        projects = [_strip_possessive(n.group()) for n in _CAPITALISED.finditer(timeless)]
+        projects = [n for n in projects if n.lower() not in _NOT_NAMES and n != owner
+                    and not is_common_word(n)]  # fmt: skip
         if projects:
             subject, unknown = projects[0], None
             if known_names is not None and projects[0] not in known_names([projects[0]]):
@@ -292,6 +296,13 @@ def _without_times(text: str, reference: datetime, tz) -> str:
     return "".join(chars)
 
 
+# Chat shorthand, spelt out before reading ("this time last yr, who was my mgr").
+_SHORTHAND = {
+    "yr": "year", "yrs": "years", "mos": "months", "wk": "week", "wks": "weeks",
+    "mgr": "manager", "mgrs": "managers", "thru": "through", "w/": "with", "langs": "languages",
+    "eng": "engineer", "promo": "promotion", "atm": "at the moment", "rn": "right now",
+    "b/c": "because", "gf": "girlfriend", "bf": "boyfriend",
+}  # fmt: skip
 _ORDINALS = {
     w: i + 1
     for i, w in enumerate(
@@ -313,7 +324,9 @@ def _plain_times(text: str) -> str:
     text = _ORDINAL_DAY.sub(
         lambda m: f"{_ORDINALS[m.group(1).lower()]}th", text
     )  # "the first of May"
-    text = re.sub(r"\s+(?:UTC|GMT|Z)\b", "", text)
+    text = re.sub(r"\s+(?:UTC|GMT|Z)\b|~", " ", text)
+    for short, word in _SHORTHAND.items():
+        text = re.sub(rf"(?i)(?<![\w/]){re.escape(short)}(?![\w/])", word, text)
     # "09:30 on 14 January" / "4 p.m. on Tuesday 24 March" -> "on 14 January at 09:30"
     text = re.sub(
         r"(?i)\b(?:at\s+)?(?P<clock>\d{1,2}(?::\d\d)?\s*(?:[ap]\.?\s?m\.?)?|midnight|noon|midday)\s+on\s+"
@@ -349,7 +362,8 @@ def _plural(low: str) -> bool:
 _ADVICE = re.compile(
     r"\b(?:should i|reckon i should|do you think i|would you (?:recommend|suggest|pick|choose)|"
     r"what do you think|can you recommend|"
-    r"any (?:tips|ideas|suggestions)|recommend|which (?:one )?is better|worth it)\b"
+    r"any (?:tips|ideas|suggestions)|recommend|which (?:one )?is better|worth it|good name|"
+    r"name for (?:a|my|the) new|ideas for|suggestions for)\b"
 )
 
 
@@ -377,7 +391,7 @@ _SUBJECT_BEFORE = re.compile(
     r"(?:\b(?:does|did|is|was|has|have|do|are|were|about|for|can|will|would)|'s|'re)\s*$", re.I
 )
 _SUBJECT_AFTER = re.compile(
-    r"^(?:'s\b|\s+(?:live[sd]?|work(?:s|ed|ing)?|do(?:es|ing)?|got|ha[sd]|have|is|was|been|"
+    r"^(?:'s\b|\s*[-–—:]\s|\s+(?:live[sd]?|work(?:s|ed|ing)?|do(?:es|ing)?|got|ha[sd]|have|is|was|been|"
     r"go(?:es|ing)|dat(?:es|ed|ing)|see(?:s|ing)|drink(?:s|ing)?|eat(?:s|ing)?|into|report(?:s|ed)?|"
     r"use[sd]?|using|move[sd]?|prefer(?:s|red)?|like[sd]?|love[sd]?|keep|keeps|kept)\b)",
     re.I,
@@ -388,6 +402,8 @@ _BARE_RELATIVE = re.compile(r"\b(mum|mom|dad|nan|nana|gran|grandma|grandpa|grann
 
 def _subject(main, low, owner, predicate, known_names, facts_of):
     """(subject, unknown name): whose fact the question asks about."""
+    if re.search(r"\b\w+ and (?:i|me)\b|\b(?:me|i) and \w+", low):
+        return owner, None  # "when did Sam and I split?": the owner's fact
     relative = _MY_RELATIVE.search(low) or _BARE_RELATIVE.search(low)
     word = relative_word(relative.group(1)) if relative else None
     named_relative = (

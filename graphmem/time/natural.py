@@ -668,6 +668,89 @@ _HOLIDAY = (
 )
 
 
+def _r_quarter(m: re.Match, ctx: _Ctx) -> _Period:
+    """ "Q3 2024", "the first quarter of 2025", "H1 2023", "the second half of 2024"."""
+    g = m.groupdict()
+    year = _year(g["year"]) if g.get("year") else ctx.ref.year
+    which = (g.get("q") or g.get("h") or g.get("qw") or "").lower()
+    order = {"1": 1, "2": 2, "3": 3, "4": 4, "first": 1, "second": 2, "third": 3, "fourth": 4,
+             "last": 4}  # fmt: skip
+    n = order[which]
+    months = 6 if (g.get("h") or g.get("half")) else 3
+    if months == 6 and which == "last":
+        n = 2
+    start = datetime(year, 1 + (n - 1) * months, 1)
+    return _Period(start, start + relativedelta(months=months), "month")
+
+
+def _nth_weekday(year: int, month: int, weekday: int, n: int) -> datetime:
+    """The n-th (or, n=-1, last) given weekday of a month."""
+    if n > 0:
+        first = datetime(year, month, 1)
+        return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+    last = datetime(year, month, 1) + relativedelta(months=1) - timedelta(days=1)
+    return last - timedelta(days=(last.weekday() - weekday) % 7)
+
+
+_US_HOLIDAYS = {
+    "thanksgiving": (11, 3, 4), "labor day": (9, 0, 1), "labour day": (9, 0, 1),
+    "memorial day": (5, 0, -1), "mothers day": (5, 6, 2), "fathers day": (6, 6, 3),
+    "independence day": (7, None, 4), "fourth of july": (7, None, 4), "4th of july": (7, None, 4),
+}  # fmt: skip
+
+
+def _us_holiday(name: str, year: int) -> _Period:
+    month, weekday, n = _US_HOLIDAYS[" ".join(name.lower().replace("'", "").split())]
+    day = datetime(year, month, n) if weekday is None else _nth_weekday(year, month, weekday, n)
+    return _Period(day, day + timedelta(days=1), "day")
+
+
+def _r_us_holiday(m: re.Match, ctx: _Ctx) -> _Period:
+    """Thanksgiving, Labor Day, Memorial Day...: of the year given, else the latest one."""
+    if m["year"]:
+        return _us_holiday(m["uh"], _year(m["year"]))
+    return _nearest(partial(_us_holiday, m["uh"]), ctx)
+
+
+def _r_split_season(m: re.Match, ctx: _Ctx) -> _Period:
+    """ "winter 23/24", "winter 2023-24": the winter that starts in the first year."""
+    year = _year(m["y1"]) if len(m["y1"]) == 4 else 2000 + int(m["y1"])
+    return _season_period(year, _season(m))
+
+
+def _r_week_of(m: re.Match, ctx: _Ctx) -> _Period | None:
+    """ "the week of 2025-06-09", "the week beginning Monday 6 April": seven days from it."""
+    inner = find_time_expressions(m["d"], ctx.to_utc(ctx.ref), tz=ctx.zone)
+    if not inner or inner[0].grain not in ("day", "instant"):
+        return None
+    start = ctx.from_utc(inner[0].interval.start)
+    start = datetime(start.year, start.month, start.day)
+    return _Period(start, start + timedelta(days=7), "week")
+
+
+def _r_month_rel_year(m: re.Match, ctx: _Ctx) -> _Period:
+    """ "January last year", "March this year", "the December before last"."""
+    month = _month(m)
+    if m["bl"]:
+        past = [p for p in (_month_period(y, month) for y in range(ctx.ref.year - 3, ctx.ref.year + 1))
+                if p.end <= ctx.ref]  # fmt: skip
+        return past[-2]
+    return _month_period(ctx.ref.year + _REL[m["yrel"].lower()], month)
+
+
+def _r_last_day_of(m: re.Match, ctx: _Ctx) -> _Period:
+    """ "the last day of 2023", "the first day of 2024"."""
+    year = _year(m["year"])
+    day = datetime(year, 12, 31) if m["fl"].lower() == "last" else datetime(year, 1, 1)
+    return _Period(day, day + timedelta(days=1), "day")
+
+
+_US_HOLIDAY = (
+    r"(?P<uh>thanksgiving|labou?r\s+day|memorial\s+day|mother['’]?s\s+day|father['’]?s\s+day|"
+    r"independence\s+day|(?:the\s+)?(?:fourth|4th)\s+of\s+july)"
+)
+
+
 # ---------------------------------------------------------------------------
 # The grammar
 
@@ -808,6 +891,24 @@ _RULES: list[_Rule] = [
         r"the\s+(?:very\s+)?(?P<part>early|mid|late)(?:\s*-\s*|\s+)['’]?(?P<d>\d)0['’]?s",
         _r_short_decade_part,
     ),
+    # quarters, halves, US holidays, split-year seasons, weeks of, months of another year
+    _rule(rf"(?:in\s+)?(?:Q(?P<q>[1-4])|H(?P<h>[12]))(?:\s+|\s*/\s*|\s*-\s*)?{_YEAR}?", _r_quarter),
+    _rule(
+        rf"(?:the\s+)?(?P<qw>first|second|third|fourth|last)\s+(?:(?P<quarter>quarter)|(?P<half>half))"
+        rf"(?:\s+of)?(?:\s+{_YEAR})?",
+        _r_quarter,
+    ),
+    _rule(rf"(?:on\s+)?{_US_HOLIDAY}(?:(?:\s*,)?\s+{_YEAR})?", _r_us_holiday),
+    _rule(rf"{_SEASON}\s+(?P<y1>\d{{4}}|\d{{2}})\s*[/-]\s*(?:\d{{4}}|\d{{2}})", _r_split_season),
+    _rule(
+        r"(?:the\s+)?week\s+(?:of|beginning|starting|commencing)\s+(?P<d>[^,;?!]{6,40}\d)(?!\d)",
+        _r_week_of,
+    ),
+    _rule(
+        rf"(?:the\s+)?{_MONTH}\s+(?:(?P<yrel>last|this|next)\s+year|(?P<bl>before\s+last))",
+        _r_month_rel_year,
+    ),
+    _rule(rf"(?:on\s+)?the\s+(?P<fl>last|first)\s+day\s+of\s+{_YEAR}", _r_last_day_of),
     # holidays and anniversaries
     _rule(
         rf"(?:(?P<rel>last|next|this\s+past|this\s+coming|the\s+previous)\s+)?(?:the\s+)?{_HOLIDAY}"
