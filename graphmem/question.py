@@ -70,7 +70,7 @@ PREDICATE_CUES: tuple[tuple[str, str], ...] = (
      r"\bship(?:s|ping)?\b", "deadline"),
     (r"\bphones?\b|mobile|\bcell\b|smartphone|handset|iphone|android|\bdevice|\bpixel\b|"
      r"\bgalaxy\b", "phone"),
-    (r"\b(?:become|became|becoming|being|promoted to|made) (?:a |an |the )?(?!manager\b|my\b|his\b|her\b)\w+", "job_title"),
+    (r"\b(?:become|became|becoming|being|promoted to|made) (?:a |an |the )?(?!manager\b|my\b|his\b|her\b|them\b)\w+", "job_title"),
     (r"manager|\bboss|\breport(?:s|ed|ing)?\b(?! card)|supervisor|answer(?:s|ed|ing)? to|"
      r"line manager|team lead|\bmanag(?:es?|ing)\b|in charge of (?:me|him|her)|superior|"
      r"work(?:s|ed|ing)? under\b|under whom", "manager"),
@@ -79,7 +79,7 @@ PREDICATE_CUES: tuple[tuple[str, str], ...] = (
      r"split up|"
      r"going out with|got together|together with|with whom|fianc|\bin love|"
      r"\bin a relationship|\bsweetheart|\bsplit\b|break(?:ing)? up|broke up", "partner"),
-    (r"job title|\btitle\b|\brole\b|position|occupation|profession|do for (?:a living|work|money)|"
+    (r"job title|\btitles?\b(?! of (?:my|the|his|her|their) (?:thesis|book|paper|song|album|film|movie|talk|article|dissertation|novel|poem))|\brole\b|position|occupation|profession|do for (?:a living|work|money)|"
      r"work(?:ing|ed)? as\b|what (?:kind of|sort of) (?:work|job)|"
      r"what(?:'s| is| was) (?:my|\w+'s|his|her) (?:job|gig)\b(?! at)|"
      r"what (?:do|does|did) \w+ do\b(?! (?:on|at|for fun|in (?:my|his|her) (?:free|spare)))|"
@@ -140,7 +140,7 @@ _TIMELINE = re.compile(
     r"languages|projects)|every (?:place|city|job|company|phone)|(?:which|what) (?:cities|places|towns|"
     r"companies|employers|jobs|phones|roles|titles|positions|managers|bosses|partners|devices|languages|countries)|"
     r"how many (?:times|places|cities|jobs|companies|phones)|oldest first|newest first|"
-    r"most recent first|earliest first|one after (?:the )?other|list (?:all|every|the|my)|so far(?! as)|"
+    r"most recent first|earliest first|one after (?:the )?other|list (?:all|every|the|my)|so far(?! as)|\ball my\b|"
     r"over the course of|succession|in sequence|\btrace\b|"
     r"through the years|sequence|progression|what were all|(?:been|gone|went) through|"
     r"every (?:place|one|person|job|role|title|phone|pet|hobby|diet|team|project)|"
@@ -166,9 +166,10 @@ _ORDER_NEWEST = re.compile(r"newest first|most recent first|latest first|reverse
 _ANCHOR = re.compile(
     r"\b(?P<rel>(?:just |right |shortly |immediately )?before|(?:just |right |shortly )?after|since|"
     r"when|while|during (?:the time|my time)|back when|by the time|until|till|the (?:day|week|month)|"
-    r"throughout my time at|during my time at|during the years|the years|"
+    r"throughout my time at|during my time at|during the years|the years|during|"
+    r"(?:on\s+)?(?:my|the)\s+first\s+day\s+(?=at\b)|the\s+point|"
     r"around the time)\s+"
-    r"(?P<clause>(?:i|my|me|we|he|she|they|(?-i:[A-Z])\w+)\b[^?.,;]*)",
+    r"(?P<clause>(?:i|my|me|we|he|she|they|[a-z]+ing|(?-i:[A-Z])\w+)\b[^?.,;]*)",
     re.I,
 )
 _PAST_TENSE = re.compile(
@@ -228,8 +229,9 @@ def read_question(
     # "who is my wife?" asks for the partner; "how tall is my wife?" asks nothing we know
     if predicate is None and (kin is None or re.search(r"\bwho\b|\bname|\bcalled\b", low)):
         predicate = predicate_of(low)
-    if predicate is None and kin is not None and _WHEN.search(low):
-        # "since when has Hana been my boss?": the relation is what is asked about
+    if predicate is None and kin is not None:
+        # "since when has Hana been my boss?", "what did you have down as my partner?": the
+        # relation itself is what is asked about (one value at a time, so it is answerable)
         relation = _RELATION_PREDICATE.get(relative_word(kin.group(1)) or "")
         predicate = relation if relation in ("manager", "partner") else None
     if _ADVICE.search(low):
@@ -237,6 +239,13 @@ def read_question(
     timeless = _without_times(main, reference, tz)
     subject, unknown = _subject(timeless, timeless.lower(), owner, predicate, known_names, facts_of)
     if predicate == "deadline":  # a deadline belongs to a project, named anywhere
+        beside = re.search(
+            r"\b([A-Z][\w-]+)(?:'s)?\s+(?:deadline|due|launch|release|go-live|ship)|"
+            r"(?:deadline|due date|launch|release|go-live)\s+(?:for|of)\s+(?:the\s+)?([A-Z][\w-]+)",
+            timeless,
+        )
+        if beside and (beside.group(1) or beside.group(2)).lower() not in _NOT_NAMES:
+            timeless = (beside.group(1) or beside.group(2)) + " " + timeless
         projects = [_strip_possessive(n.group()) for n in _CAPITALISED.finditer(timeless)]
         projects = [n for n in projects if n.lower() not in _NOT_NAMES and n != owner
                     and not is_common_word(n)]  # fmt: skip
@@ -263,6 +272,8 @@ def read_question(
         anchored = _anchor(anchor, subject or owner, owner, facts_of)
     base = dict(subject=subject, predicate=predicate, unknown_name=unknown)
     if _KNOWN_AT.search(low) and at is not None:
+        if text and re.search(r"(?i)\b(?:start|beginning)\s+of\b", text) and window is not None:
+            at = min(window.start + timedelta(days=1), window.end) - ONE_MICROSECOND
         return Reading(**base, mode="known_at", at=at, window=window, time_text=text)
     if _WHEN.search(low) and predicate != "deadline":
         return Reading(**base, mode="when", object=_when_object(main, subject, owner),
@@ -346,6 +357,8 @@ def predicate_of(low: str) -> str | None:
         found = next((p for cue, p in _FAVOURITE if cue.search(low)), None)
         if found is not None:
             return found
+        if re.search(r"\bfavou?rite|\bfave\b|\bfav\b", low):
+            return None  # a favourite of a kind we do not keep ("favourite animal")
     return next((p for cue, p in _CUES if cue.search(low)), None)
 
 
@@ -558,7 +571,8 @@ def _anchor(m: re.Match, subject: str, owner: str, facts_of: Lookup | None):
     elif rel == "since":
         window = Interval(point, POS_INF)
     elif (
-        rel in ("day", "week", "month")
+        rel in ("day", "week", "month", "point")
+        or "first" in m.group("rel").lower()
         or ends
         or re.search(
             r"\b(?:start|join|began|begin|got|moved|arrived|took|went|became|switched|adopted)", low

@@ -734,8 +734,13 @@ def _r_month_rel_year(m: re.Match, ctx: _Ctx) -> _Period:
     if m["bl"]:
         past = [p for p in (_month_period(y, month) for y in range(ctx.ref.year - 3, ctx.ref.year + 1))
                 if p.end <= ctx.ref]  # fmt: skip
-        return past[-2]
-    return _month_period(ctx.ref.year + _REL[m["yrel"].lower()], month)
+        period = past[-2]
+    else:
+        period = _month_period(ctx.ref.year + _REL[m["yrel"].lower()], month)
+    if m["md"]:  # "1 December last year"
+        day = period.start.replace(day=int(m["md"]))
+        return _Period(day, day + timedelta(days=1), "day")
+    return period
 
 
 def _r_last_day_of(m: re.Match, ctx: _Ctx) -> _Period:
@@ -905,7 +910,8 @@ _RULES: list[_Rule] = [
         _r_week_of,
     ),
     _rule(
-        rf"(?:the\s+)?{_MONTH}\s+(?:(?P<yrel>last|this|next)\s+year|(?P<bl>before\s+last))",
+        rf"(?:the\s+)?(?:(?P<md>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?\s+(?:of\s+)?)?{_MONTH}\s+"
+        r"(?:(?P<yrel>last|this|next)\s+year|(?P<bl>before\s+last))",
         _r_month_rel_year,
     ),
     _rule(rf"(?:on\s+)?the\s+(?P<fl>last|first)\s+day\s+of\s+{_YEAR}", _r_last_day_of),
