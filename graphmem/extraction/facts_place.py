@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 
 from graphmem.extraction.clauses import Clause
+from graphmem.extraction.lexicon import PLACES
 from graphmem.extraction.objects import entity, object_end
 from graphmem.extraction.patterns import pattern
 from graphmem.extraction.timing import aspect_of, time_in, verb_form
+from graphmem.extraction.truecase import is_proper_noun
 from graphmem.extraction.turn import Draft, Turn, emit
 
 _MOVE_FORMS = {
@@ -31,6 +33,32 @@ def _place(c: Clause, pos: int):
         if later and later.start() - pos < 40:
             found = entity(c, later.end(), lowercase_ok=False)
     return found
+
+
+# "my sister Keerthi is in Coimbatore", "I'm out in Tucson", "staying in Pune": a place the
+# word list knows as a proper noun (or the place lexicon), not a visit.
+BE_IN = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:is|am|are|was|been|staying|settled|'m|’m|'s|’s|'re))"
+    r"\s+(?:(?i:now|currently|still|happily|all|finally)\s+)*(?i:in)\s+"
+)
+_VISIT = re.compile(
+    r"(?i)\b(?:for\s+(?:a|the|an|two|three|few|couple)\b|this\s+week|trip|holiday|vacation|visit|"
+    r"conference|hotel|hostel|until|till|tonight|today|tomorrow|weekend|airport|layover|meeting|"
+    r"love|trouble|charge|hospital|bed|class|school|college|uni|office|traffic|queue|line)\b"
+)
+
+
+def be_in(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """ "X is in <Place>" says where X lives only for a known place name and no visit."""
+    found = _place(c, m.end())
+    if not found or _VISIT.search(c.s, m.start()):
+        return None
+    name = found[2]
+    if name not in PLACES and not is_proper_noun(name.split()[0]):
+        return None
+    verb = m.group("v").lower()
+    aspect = "past" if verb in ("was",) else "state"
+    return emit(x, c, m, "lives_in", [name], aspect, obj_span=found[:2])
 
 
 LIVE = pattern(

@@ -161,7 +161,7 @@ PHONE_IS = pattern(
     rf"|\s+is\s+now|\s+these\s+days\s+is)\s+(?i:a|an|the)?\s*{DEVICE}"
 )
 PHONE_HAVE = pattern(
-    rf"<SUBJ><AUX>\s+(?i:have|has|use|uses|using|rocking|on)\s+(?i:a|an|the)\s+(?:(?i:new)\s+)?{DEVICE}"
+    rf"<SUBJ><AUX>\s+(?i:have|has|use|uses|using|rocking|on)\s+(?:(?i:a|an|the|my)\s+)?(?:(?i:new)\s+)?{DEVICE}"
 )
 
 

@@ -129,7 +129,9 @@ def blocked(text: str) -> bool:
 
 
 def negation(text: str) -> tuple[bool, bool]:
-    """``(negated, ceased)``: "I don't live in Oslo"; "I no longer live in Oslo"."""
-    main = _main_part(text)
+    """``(negated, ceased)``: "I don't live in Oslo"; "I no longer live in Oslo". A
+    negation after the clause's first comma belongs to an aside ("cricket is my
+    favourite sport, nothing else comes close")."""
+    main = _main_part(text).split(",", 1)[0]
     negated = bool(_NEGATION.search(main))
     return negated, negated and bool(_CEASED.search(main))

@@ -140,6 +140,7 @@ RULES: tuple[Rule, ...] = (
     Rule("move", facts_place.MOVE, facts_place.moves),
     Rule("live", facts_place.LIVE, facts_place.lives),
     Rule("home", facts_place.HOME, facts_place.home),
+    Rule("be_in", facts_place.BE_IN, facts_place.be_in),
     Rule("join", facts_work.JOIN, facts_work.join),
     Rule("employer", facts_work.EMPLOYER, facts_work.employer),
     Rule("job_title", facts_work.JOB_TITLE, facts_work.job_title),

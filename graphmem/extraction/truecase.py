@@ -62,6 +62,11 @@ def _words() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     return frozenset(lower), frozenset(capitalised - lower), frozenset(capitalised)
 
 
+def is_proper_noun(word: str) -> bool:
+    """A word the dictionary knows only capitalised ("Pune", "Coimbatore"? no; "Leeds": yes)."""
+    return re.split(r"['’-]", word.lower())[0] in _words()[1]
+
+
 def is_common_word(word: str) -> bool:
     """A word the dictionary knows in lower case ("doctor", "funny"), so not surely a name."""
     lower, _, capitalised = _words()
