@@ -21,7 +21,6 @@ answered wrongly.
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
@@ -29,10 +28,9 @@ import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from graphmem import Memory
+from authors import AUTHORS, SPLITS, parser
 
-AUTHORS = Path(__file__).parent / "data" / "authors"
-SPLITS = json.loads((AUTHORS / "splits.json").read_text())
+from graphmem import Memory
 
 
 def _norm(value: str) -> str:
@@ -76,12 +74,9 @@ def run(folder: Path, store: Path, extractor: str) -> tuple[dict[str, Counter], 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--split", default="all", choices=["all", "dev", "heldout"])
-    parser.add_argument("--show-errors", action="store_true")
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument("--extractor", default="rules", choices=["rules", "frames"])
-    args = parser.parse_args(argv)
+    options = parser(__doc__)
+    options.add_argument("--extractor", default="rules", choices=["rules", "frames"])
+    args = options.parse_args(argv)
     folders = [
         p
         for p in sorted(AUTHORS.glob("e2e_*"))

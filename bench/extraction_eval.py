@@ -25,20 +25,19 @@ an extra; so is, on an author's turn, a predicate outside the table the authors 
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
 from collections import defaultdict
 from pathlib import Path
 
+from authors import AUTHORS, SPLITS, parser
+
 from graphmem.extraction.rules import RuleExtractor
 from graphmem.model import CandidateFact, Episode
 from graphmem.time.instant import NEG_INF, POS_INF
 
 DATA = Path(__file__).parent / "data"
-AUTHORS = DATA / "authors"
-SPLITS = json.loads((AUTHORS / "splits.json").read_text())  # author -> split
 OPS = {"assert": "state", "supersede": "state", "retract": "retract", "correct": "correct"}
 _UNNAMED = re.compile(r"['’]s \w+$")
 
@@ -214,13 +213,10 @@ def _fact(fact: CandidateFact) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--split", default="all", choices=["all", "dev", "heldout", "team"])
-    parser.add_argument("--author", help="only this author's file")
-    parser.add_argument("--show-errors", action="store_true", help="list every miss and extra")
-    parser.add_argument("--json", action="store_true", help="print the scores as JSON")
-    parser.add_argument("--frames", action="store_true", help="with the frame classifier")
-    args = parser.parse_args(argv)
+    options = parser(__doc__, ("all", "dev", "heldout", "team"))
+    options.add_argument("--author", help="only this author's file")
+    options.add_argument("--frames", action="store_true", help="with the frame classifier")
+    args = options.parse_args(argv)
     rows = load_rows(args.split, args.author)
     make = RuleExtractor
     if args.frames:

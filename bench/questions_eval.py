@@ -18,7 +18,6 @@ of a ``when``. A ``none`` question is correct when no predicate is read.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tempfile
@@ -26,13 +25,12 @@ from collections import Counter, defaultdict
 from datetime import timedelta
 from pathlib import Path
 
+from authors import AUTHORS, SPLITS, parser
+
 from graphmem import Memory
 from graphmem.answer import reading_for
 from graphmem.question import Reading
 from graphmem.time.instant import NEG_INF, POS_INF, to_instant
-
-AUTHORS = Path(__file__).parent / "data" / "authors"
-SPLITS = json.loads((AUTHORS / "splits.json").read_text())
 
 
 def load_rows(split: str = "all") -> list[dict]:
@@ -112,11 +110,7 @@ def evaluate(rows: list[dict]):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--split", default="all", choices=["all", "dev", "heldout"])
-    parser.add_argument("--show-errors", action="store_true")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+    args = parser(__doc__).parse_args(argv)
     rows = load_rows(args.split)
     tally, errors = evaluate(rows)
     if args.json:
