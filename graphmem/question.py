@@ -335,7 +335,17 @@ def _plain_times(text: str) -> str:
     text = _ORDINAL_DAY.sub(
         lambda m: f"{_ORDINALS[m.group(1).lower()]}th", text
     )  # "the first of May"
-    text = re.sub(r"\s+(?:UTC|GMT|Z)\b|~", " ", text)
+    text = re.sub(
+        r"\s+(?:UTC|GMT|Z|BST|CET|CEST|EST|EDT|PST|PDT|British\s+Summer\s+Time|Central\s+European"
+        r"(?:\s+Summer)?\s+Time|local\s+time)\b|~",
+        " ",
+        text,
+    )
+    text = re.sub(
+        r"(?i)\b(?:across|over|throughout|during)\s+(\d{4})\s+and\s+(\d{4})\b",
+        r"between \1 and \2",
+        text,
+    )
     for short, word in _SHORTHAND.items():
         text = re.sub(rf"(?i)(?<![\w/]){re.escape(short)}(?![\w/])", word, text)
     # "09:30 on 14 January" / "4 p.m. on Tuesday 24 March" -> "on 14 January at 09:30"
@@ -548,7 +558,13 @@ def _anchor(m: re.Match, subject: str, owner: str, facts_of: Lookup | None):
         return None
     clause = m.group("clause")
     low = clause.lower()
-    who = subject if re.match(r"(?:he|she|they)\b", low) else owner
+    lead = re.match(r"([A-Z][\w'’-]+)\s", clause)
+    if re.match(r"(?:he|she|they)\b", low):
+        who = subject
+    elif lead and lead.group(1).lower() not in _NOT_NAMES:
+        who = lead.group(1)  # "while Kenji was at Fujitsu": Kenji's fact
+    else:
+        who = owner
     facts = facts_of(who, "") or facts_of(owner, "")
     named = [f for f in facts if f.object and re.search(rf"\b{re.escape(f.object.lower())}\b", low)]
     if not named:

@@ -28,7 +28,12 @@ def _day(moment) -> str | None:
         ("where have I lived since 2021?", "Maya", "lives_in", "timeline", "2021-01-01", None),
         ("where does my brother live now?", "Maya's brother", "lives_in", "current", None, None),
         ("what does Ana do for a living?", "Ana", "job_title", "current", None, None),
+        ("this time last yr, who was my mgr?", "Maya", "manager", "past", "2025-03-10", "2025-03-11"),
+        ("where was I living Q3 2024?", "Maya", "lives_in", "past", "2024-07-01", "2024-10-01"),
+        ("what phone did I have on Thanksgiving 2024?", "Maya", "phone", "past", "2024-11-28", "2024-11-29"),
+        ("Atlas deadline, latest?", "Atlas", "deadline", "current", None, None),
         ("what's my shoe size?", "Maya", None, "none", None, None),
+        ("what is my favourite animal?", "Maya", None, "none", None, None),
         ("should I get a Pixel or an iPhone?", "Maya", None, "none", None, None),
     ],
 )  # fmt: skip
@@ -39,6 +44,24 @@ def test_a_question_is_read_into_subject_predicate_and_time(
     assert (r.subject, r.predicate, r.mode) == (subject, predicate, mode)
     if start or end:
         assert (_day(r.window.start), _day(r.window.end)) == (start, end)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "start", "end"),
+    [
+        ("two Christmases ago", "2024-12-25", "2024-12-26"),
+        ("the summer before last", "2024-06-01", "2024-09-01"),
+        ("the first quarter of 2025", "2025-01-01", "2025-04-01"),
+        ("winter 23/24", "2023-12-01", "2024-03-01"),
+        ("the week of 2025-06-09", "2025-06-09", "2025-06-16"),
+        ("1 December last year", "2025-12-01", "2025-12-02"),
+    ],
+)
+def test_calendar_phrases_of_chat_resolve_against_the_question_date(phrase, start, end):
+    from graphmem.time.natural import find_time_expressions
+
+    (found,) = find_time_expressions(phrase, ASKED)
+    assert (_day(found.interval.start), _day(found.interval.end)) == (start, end)
 
 
 def test_what_was_on_record_is_read_at_the_stated_minute():
