@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
-from graphmem.model import Entity, Fact, TimelineEntry, normalise_name
+from graphmem.model import Fact, TimelineEntry, normalise_name
 from graphmem.question import Reading, read_question
 from graphmem.retrieval.hybrid import Hit
 from graphmem.store.protocol import RowQuery
@@ -115,7 +115,8 @@ def ask(memory: Memory, question: str, *, scope: str, speaker: str, reference: d
 
 def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: datetime,
            known_at: datetime) -> Answer:  # fmt: skip
-    subject_id = Entity.id_for(scope, r.subject or "")
+    # the subject as the store knows it: "Maya K" is one of Maya's names
+    subject_id = memory._canonical(scope, [r.subject or ""])[r.subject or ""][1]
     query = dict(scope=scope, subject_id=subject_id, predicate=r.predicate)
     window = r.window
     if r.mode == "known_at" and r.at is not None:

@@ -89,5 +89,7 @@ def test_the_owner_is_i_whatever_the_log_calls_them(tmp_path):
         assert [f.object for f in mem.facts("Maya", "lives_in", scope="s")] == ["Lisbon"]
         assert [f.object for f in mem.facts("maya_k", "lives_in", scope="s")] == ["Lisbon"]
         assert mem.ask("where do I live?", scope="s").values[0].value == "Lisbon"
+        asked_as_alias = mem.ask("where do I live?", speaker="maya_k", scope="s")
+        assert [v.value for v in asked_as_alias.values] == ["Lisbon"]
         brother = mem.ask("where does my brother live?", scope="s")
         assert [v.value for v in brother.values] == ["Porto"]
