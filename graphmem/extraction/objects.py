@@ -71,6 +71,14 @@ def title_if_lower(value: str) -> str:
     return value.title() if value == value.lower() else value
 
 
+_TIME_WORDS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thurs fri "
+    "sat sun january february march april june july august september october november "
+    "december jan feb mar apr jun jul aug sep sept oct nov dec today yesterday tomorrow "
+    "tonight yday tmrw".split()
+)
+
+
 def take_entity(text: str, pos: int, limit: int, *, lowercase_ok: bool = True):
     """The name of a place, organisation or person starting at ``pos``.
 
@@ -90,6 +98,8 @@ def take_entity(text: str, pos: int, limit: int, *, lowercase_ok: bool = True):
         gap = re.match(r"\s+", text[cursor:limit])
         word_at = cursor + (gap.end() if gap and tokens else 0)
         match = _ENTITY_TOKEN.match(text, word_at, limit)
+        if match and tokens and match.group().lower().rstrip(".") in _TIME_WORDS:
+            break  # "started at Airbus Monday": the name ends before the day
         if match:
             tokens.append(match.group())
             cursor = end = match.end()

@@ -271,7 +271,8 @@ _UNITS = {
     "year": ("year", relativedelta(years=1)),
     "decade": ("decade", relativedelta(years=10)),
 }
-_UNIT_ALIASES = {"sec": "second", "min": "minute", "hr": "hour", "yr": "year"}
+_UNIT_ALIASES = {"sec": "second", "min": "minute", "hr": "hour", "yr": "year", "wk": "week",
+                 "mo": "month", "mth": "month"}  # fmt: skip
 # Words that, following "may", make it the modal verb rather than the month.
 _MODAL_FOLLOWERS = frozenset(
     """be have not also well want need take get help go come make seem find feel look still
@@ -363,7 +364,8 @@ def _day_offset(offset: int) -> Resolver:
 
 
 def _r_day_word(m: re.Match, ctx: _Ctx) -> _Period:
-    offset = {"today": 0, "tonight": 0, "yesterday": -1, "tomorrow": 1}[m["w"].lower()]
+    offset = {"today": 0, "tonight": 0, "yesterday": -1, "tomorrow": 1, "yday": -1, "yest": -1,
+              "tmrw": 1, "tmr": 1, "tdy": 0, "2day": 0, "2moro": 1}[m["w"].lower()]  # fmt: skip
     return _window(ctx.ref + timedelta(days=offset), "day")
 
 
@@ -373,6 +375,7 @@ def _r_recently(m: re.Match, ctx: _Ctx) -> _Period:
 
 
 def _shifted_unit(unit: str, n: int, ctx: _Ctx) -> _Period:
+    unit = _UNIT_ALIASES.get(unit, unit)  # "last wk", "this yr"
     if unit == "weekend":
         saturday = _floor(ctx.ref, "week") + timedelta(weeks=n, days=5)
         return _Period(saturday, saturday + timedelta(days=2), "day")
@@ -788,8 +791,8 @@ _NUM = "|".join(
 )
 _NUM = rf"(?P<num>{_NUM})"
 _UNIT = (
-    r"(?P<unit>seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|fortnights?"
-    r"|months?|years?|yrs?|decades?)\b"
+    r"(?P<unit>seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|fortnights?"
+    r"|months?|mos|mths?|years?|yrs?|decades?)\b"
 )
 _PARTS = {
     "early": "early",
@@ -830,7 +833,8 @@ _RULES: list[_Rule] = [
         _r_now,
     ),
     _rule(
-        r"(?P<w>today|tonight|yesterday|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?",
+        r"(?P<w>today|tonight|yesterday|tomorrow|yday|yest|tmrw|tmr|tdy|2day|2moro)"
+        r"(?:\s+(?:morning|afternoon|evening|night))?",
         _r_day_word,
     ),
     _rule(r"this\s+(?:morning|afternoon|evening)", _day_offset(0)),
@@ -840,6 +844,7 @@ _RULES: list[_Rule] = [
     _rule(r"recently|lately|of\s+late", _r_recently),
     # this/last/next week, month, year, decade, weekend
     _rule(rf"{_REL_RE}\s+(?P<unit>week|month|year|decade|weekend)(?!\s+of\b)", _r_relative_unit),
+    _rule(rf"{_REL_RE}\s+(?P<unit>wk|yr|mth)(?!\s+of\b)", _r_relative_unit),
     _rule(r"(?:the\s+)?(?P<unit>week|month|year|weekend)\s+before\s+last", _shifted(-2)),
     _rule(r"(?:the\s+)?(?P<unit>week|month|year|weekend)\s+after\s+next", _shifted(2)),
     _rule(r"the\s+(?P<unit>week|month|year|decade)", _shifted(0), need="mod"),
