@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from graphmem.errors import ConflictError, GraphmemError, LoadError, TransactionTimeError
+from graphmem.errors import ConflictError, InvalidFactError, LoadError, TransactionTimeError
 from graphmem.extraction.rules import speaks_for_user
 from graphmem.extraction.secrets import find_secrets, redact
 from graphmem.model import CandidateFact, Episode, normalise_name
@@ -98,8 +98,8 @@ def _already_holds(cand: CandidateFact, memory: Memory, held: dict, *, functiona
         return normalise_name(held[key]) == normalise_name(cand.object)
     try:
         rows = memory.facts(cand.subject, cand.predicate, as_of=cand.valid_from, scope=cand.scope)
-    except GraphmemError:
-        return False
+    except InvalidFactError:
+        return False  # not a valid read (the write will say why); a store failure propagates
     return any(normalise_name(r.object) == normalise_name(cand.object) for r in rows)
 
 
