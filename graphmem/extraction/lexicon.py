@@ -362,6 +362,19 @@ RELATIVE_WORDS: dict[str, str] = {
 }
 
 
+# Which pronoun a relation word takes: "he" for a brother, "she" for a sister; a
+# partner, friend or manager could be either.
+PRONOUN_OF: dict[str, str] = {
+    **dict.fromkeys(
+        words("brother father son husband boyfriend uncle grandfather nephew fiance fiancé"), "he"
+    ),
+    **dict.fromkeys(
+        words("sister mother daughter wife girlfriend aunt grandmother niece fiancee fiancée"),
+        "she",
+    ),
+}
+
+
 def relative_word(text: str) -> str | None:
     """The one word for a relation as said ("mum" -> "mother", "line manager" -> "manager")."""
     text = " ".join(text.lower().split())

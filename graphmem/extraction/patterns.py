@@ -45,10 +45,15 @@ REL_MODIFIERS = (
 REL = rf"(?:{REL_MODIFIERS}(?i:{_REL_WORDS}|{_PET_WORDS}))"
 PET = rf"(?i:{_PET_WORDS})"
 FIRST = r"(?<![\w'’])(?:I|i)(?![\w])"
+# "my brother's in Toronto working at Rogers": a name right after "in" is a place, not
+# who the clause is about
+_NOT_AFTER_PREPOSITION = "".join(
+    rf"(?<!\b(?i:{p})\s)" for p in ("in", "at", "to", "from", "near", "of", "for", "into")
+)
 POSS = r"(?i:my|our)"
 SUBJ = (
     rf"(?P<who>{FIRST}|{POSS}\s+{REL}(?:\s*,?\s+{PERSON}\b,?)?|{PERSON}\s*,\s+{POSS}\s+{REL}\s*,"
-    rf"|(?<![\w'’]){PERSON}(?![\w'’])|\b(?i:he|she)\b)"
+    rf"|{_NOT_AFTER_PREPOSITION}(?<![\w'’]){PERSON}(?![\w'’])|\b(?i:he|she)\b)"
 )
 AUX_PHRASES = (
     "am",

@@ -23,6 +23,7 @@ from graphmem.extraction.lexicon import (
     NAME_STOPWORDS,
     PET_SPECIES,
     PLURAL_SPECIES,
+    PRONOUN_OF,
     RELATIONS,
     relative_name,
     relative_word,
@@ -63,7 +64,19 @@ class SpeakerMemory:
     people: dict[str, str] = field(default_factory=dict)  # "wife" -> "Maria"
     pets: dict[str, str] = field(default_factory=dict)  # "cat" -> "Tom"
     known: dict[tuple[str, str], str] = field(default_factory=dict)  # (subj, pred) -> object
-    last_person: str | None = None
+    # the people named lately, newest last, with the pronoun each takes (None: either)
+    recent_people: list[tuple[str, str | None]] = field(default_factory=list)
+
+    def named(self, name: str, pronoun: str | None) -> None:
+        self.recent_people = [p for p in self.recent_people if p[0] != name][-7:]
+        self.recent_people.append((name, pronoun))
+
+    def referent(self, pronoun: str) -> str | None:
+        """Who "he" / "she" is: the last person named who can take that pronoun."""
+        for name, takes in reversed(self.recent_people):
+            if takes in (None, pronoun):
+                return name
+        return None
 
 
 @dataclass
@@ -107,7 +120,7 @@ class Turn:
             self.memory.pets[rel] = name
         else:
             self.memory.people[rel] = name
-            self.memory.last_person = name
+            self.memory.named(name, PRONOUN_OF.get(relative_word(rel) or rel))
         if predicate is None:
             return []
         start, end = (NEG_INF, POS_INF) if predicate in TIMELESS else (self.ts, POS_INF)
@@ -120,6 +133,7 @@ class Turn:
         if word is None or not self.first_person:
             return None
         name = relative_name(self.episode.speaker, word)
+        self.memory.named(name, PRONOUN_OF.get(word))
         predicate = RELATIONS.get(relation_word(rel))
         extra = []
         if predicate in ("sibling", "parent", "child", "friend"):
@@ -152,11 +166,13 @@ class Turn:
                 key = relation_word(rel)
                 name = self.memory.people.get(key) or self.memory.pets.get(key)
                 if name:
+                    if key in self.memory.people:
+                        self.memory.named(name, PRONOUN_OF.get(relative_word(key) or key))
                     return Subject(name, [], 0.7)
                 return self._unnamed(rel, span)
             return Subject(name, self.relation(rel, name, span))
         if who.lower() in ("he", "she"):
-            name = self.memory.last_person
+            name = self.memory.referent(who.lower())
             return Subject(name, [], 0.6) if name else None
         words = who.split()
         while words and words[0].lower() in NAME_STOPWORDS:
@@ -166,7 +182,7 @@ class Turn:
         if len(words) == 1 and is_common_word(words[0]):
             return None  # "Doctor put me on keto", "Funny story": a word, not a name
         name = " ".join(words)
-        self.memory.last_person = name
+        self.memory.named(name, None)
         return Subject(name, [])
 
 
