@@ -1,6 +1,6 @@
 """End to end: chat nobody on the team wrote -> ``graphmem load`` -> ``ask`` -> scored answers.
 
-    .venv/bin/python bench/e2e_eval.py [--split heldout|dev|all] [--show-errors] [--json]
+    .venv/bin/python bench/e2e_eval.py [--split heldout|dev|all] [--author NAME] [--show-errors] [--json]
 
 Data: ``bench/data/authors/e2e_*/`` (independent authors; splits in
 ``bench/data/authors/splits.json``): ``chat.jsonl``, a multi-session dated conversation
@@ -76,11 +76,13 @@ def run(folder: Path, store: Path, extractor: str) -> tuple[dict[str, Counter], 
 def main(argv: list[str] | None = None) -> int:
     options = parser(__doc__)
     options.add_argument("--extractor", default="rules", choices=["rules", "frames"])
+    options.add_argument("--author", help="only this author's conversation")
     args = options.parse_args(argv)
     folders = [
         p
         for p in sorted(AUTHORS.glob("e2e_*"))
         if args.split == "all" or SPLITS.get(p.name.removeprefix("e2e_")) == args.split
+        if args.author in (None, p.name.removeprefix("e2e_"))
     ]
     report = {}
     with tempfile.TemporaryDirectory() as tmp:
