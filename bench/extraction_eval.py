@@ -7,7 +7,8 @@ Data: ``bench/data/authors/*.statements.jsonl``, one file per independent author
 ``bench/data/authors/README.md`` for who wrote what and which split each file is in),
 and the team's own ``bench/data/extraction_labelled.jsonl`` (split ``team``: written
 alongside the rules, so its scores are optimistic). Each line is one user turn:
-``{"id", "text", "speaker", "role", "timestamp", "context"?, "expected": [{op, subject,
+``{"id", "text", "speaker", "role", "timestamp", "context"? (earlier turns: strings, or
+``{"text", "timestamp"}``), "expected": [{op, subject,
 predicate, object, wrong_object?, valid_from?, valid_to?}], "phenomena"}``. The
 extractor starts fresh for every item; ``context`` turns are fed to it first (their
 facts are not scored) so that a correction can find what it corrects.
@@ -113,15 +114,18 @@ def score(expected: list[dict], got: list[CandidateFact]):
     return pairs
 
 
-def episode(row: dict, text: str, turn: int) -> Episode:
+def episode(row: dict, text: str | dict, turn: int) -> Episode:
+    """One turn of ``row``: its text, or a context turn (a string, or ``{"text",
+    "timestamp"}`` as later authors wrote them)."""
+    said = text if isinstance(text, dict) else {"text": text}
     return Episode(
         scope=f"eval-{row['id']}",
         session=row["id"],
         turn=turn,
         speaker=row["speaker"],
         role=row.get("role", "user"),
-        text=text,
-        timestamp=row["timestamp"],
+        text=said["text"],
+        timestamp=said.get("timestamp") or row["timestamp"],
     )
 
 
