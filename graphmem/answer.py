@@ -146,6 +146,10 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
         return Answer(
             **base, answer=f"I don't know ({r.subject} {r.predicate}, {mode}).", known=False
         )
+    if r.mode == "when" and r.object is None and r.edge == "span":
+        return Answer(**base, answer="I don't know (how long, of what?).", known=False)
+    if r.mode == "when" and r.edge == "span":
+        return Answer(**base, answer=values[0].describe(), known=True, values=values[:1])
     if r.mode == "when":
         v = values[0]
         edge = v.valid_to if r.edge == "end" else v.valid_from

@@ -155,11 +155,13 @@ _NOW = re.compile(
 _WHEN = re.compile(
     r"^\s*(?:so\s+|and\s+|hey,?\s+|ok,?\s+)?(?:when|(?:the\s+)?date\b|what (?:date|day|month|year|time)|since when|how long ago|on what date|in what year|which (?:year|month|day)|(?:from|since|as of) what (?:date|day|month|year|point)|on which (?:date|day))\b"
 )
+_HOW_LONG = re.compile(r"^\s*(?:so\s+|and\s+)?how long\b(?!\s+ago)")
 _END_VERBS = re.compile(
     r"\b(?:leave|left|quit|stop(?:ped)?|end(?:ed)?|finish(?:ed)?|move[sd]? (?:out|away)|break up|broke up|"
     r"split|lose|lost|die[sd]?|pass(?:ed)? away|give up|gave up|drop(?:ped)?|rehome[sd]?|sold|"
     r"no longer|retire[sd]?|resign(?:ed)?|fired|laid off|cease[ds]?|part(?:ed)? ways|taken off|"
-    r"come off|came off|moved? on from|walk(?:ed)? away|rolled off)\b"
+    r"come off|came off|moved? on from|walk(?:ed)? away|rolled off|last (?:day|shift|week)|"
+    r"final (?:day|shift))\b"
 )
 _ORDER_NEWEST = re.compile(r"newest first|most recent first|latest first|reverse chronolog")
 # Time anchored on another fact: "just before I relocated to Denver", "since I started at X"
@@ -195,7 +197,7 @@ class Reading:
     window: Interval | None = None
     at: datetime | None = None
     object: str | None = None
-    edge: str = "start"
+    edge: str = "start"  # of a "when" answer: "start", "end", or "span" ("how long")
     newest_first: bool = False
     time_text: str | None = None
     unknown_name: str | None = None
@@ -278,6 +280,10 @@ def read_question(
     if _WHEN.search(low) and predicate != "deadline":
         return Reading(**base, mode="when", object=_when_object(main, subject, owner),
                        edge="end" if _END_VERBS.search(low) else "start")  # fmt: skip
+    if _HOW_LONG.match(low) and predicate != "deadline":
+        # "how long did I live in Lima?": the stretch of that value, or nothing
+        return Reading(**base, mode="when", object=_when_object(main, subject, owner),
+                       edge="span")  # fmt: skip
     newest = bool(_ORDER_NEWEST.search(low))
     ranged = times and times[0].kind in ("since", "range", "after", "before")
     if _TIMELINE.search(low) or (ranged and _plural(low)):
@@ -530,7 +536,8 @@ _WHEN_VERB = re.compile(
     r"\b(?:start(?:ed)?|began|begin|join(?:ed)?|leave|left|quit|move[ds]? (?:in(?:to)?|out of|to|from|away from)|"
     r"get|got|adopt(?:ed)?|go|went|become|became|being|give up|gave up|stop(?:ped)? (?:being|reporting to|seeing|dating)?|"
     r"take up|took up|pick(?:ed)? up|switch(?:ed)? to|swap(?:ped)? to|split (?:with|from)|"
-    r"break up with|broke up with|lose|lost|retire[ds]? from)\s+(?:at |with |to |from |for )?"
+    r"break up with|broke up with|lose|lost|retire[ds]? from|last (?:day|shift) (?:at|with)|"
+    r"live[ds]? in|work(?:ed)? (?:at|for)|been (?:at|with|in))\s+(?:at |with |to |from |for )?"
 )
 
 

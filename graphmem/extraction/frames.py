@@ -25,6 +25,7 @@ import numpy as np
 
 from graphmem.extraction.clauses import Clause, mask, split_clauses
 from graphmem.extraction.facts_things import DEVICE, device_name
+from graphmem.extraction.guards import addresses_memory
 from graphmem.extraction.lexicon import (
     DIETS,
     HOBBY_GAMES,
@@ -33,7 +34,8 @@ from graphmem.extraction.lexicon import (
     PROGRAMMING_LANGUAGES,
 )
 from graphmem.extraction.objects import take_entity
-from graphmem.extraction.patterns import PERSON, SUBJ, alternation
+from graphmem.extraction.patterns import PERSON, REL, SUBJ, alternation
+from graphmem.extraction.spans import SpanFinder
 from graphmem.extraction.truecase import is_common_word, truecase
 from graphmem.extraction.turn import Draft, Turn, emit
 
@@ -42,6 +44,11 @@ OPS = ("none", "retract", "state")  # the op classifier's classes, in its order
 # authors: below it, traps start to leak through).
 PREDICATE_THRESHOLD = 0.55
 SECOND_THRESHOLD = 0.3
+SPAN_THRESHOLD = 0.5  # how sure the span finder must be of a value
+# A value needs the clause classifier to see its predicate too (at least this likely),
+# unless the span finder alone is this sure.
+AGREE_FLOOR = 0.2
+SPAN_ALONE = 0.9
 _LEAD = re.compile(rf"\s*{SUBJ}")
 # A state that is over ("I lived in Oslo for a while") or a stay, not a home.
 _PAST_STATE = re.compile(
@@ -55,7 +62,8 @@ _STAY = re.compile(
 _MODAL = re.compile(
     r"(?i)\b(?:would|could|might|may|should|wish|hope|hoping|dream|dreaming|imagine|someday|"
     r"one\s+day|lottery|if|unless|maybe|perhaps|thinking\s+(?:of|about)|considering|"
-    r"planning|plan\s+to|want\s+to|wanna|gonna|going\s+to|will)\b|['’]d\b|['’]ll\b"
+    r"planning|plan\s+to|want\s+to|wanna|gonna|going\s+to|will|ought|convinced|reckons?|"
+    r"campaign|character|my\s+dream|dreamt|novel|story)\b|['’]d\b|['’]ll\b"
 )
 _PREFERENCE = re.compile(
     r"(?i)\b(?:favou?rite|fave|fav|go-to|go\s+to|prefer|preferred|love|loving|best|beats|topped|"
@@ -97,9 +105,15 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 class FrameReader:
     """Predicate and operation of clauses, from their embeddings."""
 
-    def __init__(self, embedder, threshold: float = PREDICATE_THRESHOLD):
+    def __init__(self, embedder, threshold: float = PREDICATE_THRESHOLD,
+                 spans: SpanFinder | None = None, span_threshold: float = SPAN_THRESHOLD):  # fmt: skip
         self.embedder = embedder
         self.threshold = threshold
+        # the span finder reads values off token vectors; without it, the classifier
+        # names a predicate and the rule span finders look for its value
+        self.spans = spans if spans is not None else SpanFinder.shipped()
+        self.span_threshold = span_threshold
+        self.agree_floor, self.alone = AGREE_FLOOR, SPAN_ALONE
         w = _weights()
         self.labels = [str(x) for x in w["predicate_labels"]]
         self.pw, self.pb, self.ow, self.ob = (
@@ -115,6 +129,9 @@ class FrameReader:
         if not clauses:
             return []
         x = np.asarray(self.embedder.embed([frame_text(c) for c in clauses]), dtype=np.float32)
+        return self._classified(x)
+
+    def _classified(self, x: np.ndarray) -> list[tuple[list[tuple[str, float]], str]]:
         p = _softmax(x @ self.pw.T + self.pb)
         o = _softmax(x @ self.ow.T + self.ob)
         out = []
@@ -126,6 +143,8 @@ class FrameReader:
     def read(self, x: Turn, clauses: list[Clause], read: list[set[str]]) -> list[Draft]:
         """Drafts for what the rules left unread: a clause's predicates not in ``read``
         (the predicates the rules found there)."""
+        if self.spans is not None and hasattr(self.embedder, "embed_tokens"):
+            return self._read_spans(x, clauses, read)
         drafts: list[Draft] = []
         for c, done, (ranked, op) in zip(clauses, read, self.classify([c.s for c in clauses]),
                                          strict=True):  # fmt: skip
@@ -140,9 +159,40 @@ class FrameReader:
                 drafts.extend(self._read_one(x, c, predicate, prob, op))
         return drafts
 
-    def _read_one(self, x: Turn, c: Clause, predicate: str, prob: float, op: str) -> list[Draft]:
+    def _read_spans(self, x: Turn, clauses: list[Clause], read: list[set[str]]) -> list[Draft]:
+        """Values the span finder reads off each clause's token vectors, for the
+        predicates the rules did not read there; the clause classifier gives the op."""
+        if addresses_memory(x.text):
+            return []
+        tokens = self.embedder.embed_tokens([frame_text(c.s) for c in clauses])
+        classes = self._classified(np.stack([t.pooled() for t in tokens]))
+        drafts: list[Draft] = []
+        for c, done, t, (ranked, op) in zip(clauses, read, tokens, classes, strict=True):
+            if not _readable(c):
+                continue
+            text = frame_text(c.s)
+            topics = {p for p, prob in ranked if prob >= self.agree_floor}
+            for span in self.spans.find(text, t, self.span_threshold):
+                if span.predicate in done or span.predicate == "deadline":
+                    continue
+                if span.predicate not in topics and span.probability < self.alone:
+                    continue  # the clause classifier does not see that topic here
+                value = _span_value(span.predicate, text[span.start : span.end])
+                if value is None or _someone_else_before(text, span.start, c):
+                    continue
+                stops = bool(_STOP_CUE.search(text))
+                if (op == "retract") != stops:
+                    continue  # the op classifier and the words disagree: not sure what happened
+                drafts.extend(self._read_one(x, c, span.predicate, span.probability, op,
+                                             value=value))  # fmt: skip
+        return drafts
+
+    def _read_one(self, x: Turn, c: Clause, predicate: str, prob: float, op: str,
+                  value: str | None = None) -> list[Draft]:  # fmt: skip
         subject, start = _subject(x, c)
         if subject is None:
+            return []
+        if value is not None and value.lower() == subject.lower():
             return []
         if op != "retract" and _PAST_STATE.search(c.s) and not _CHANGE.search(c.s):
             return []
@@ -150,7 +200,8 @@ class FrameReader:
             return []
         if predicate.startswith("favourite_") and not _PREFERENCE.search(c.s):
             return []
-        value = find_value(predicate, c.s, start, subject)
+        if value is None:
+            value = find_value(predicate, c.s, start, subject)
         if value is None:
             return []
         changed = "change" if _CHANGE.search(c.s) else "state"
@@ -159,6 +210,49 @@ class FrameReader:
         for d in out:
             d.confidence = min(d.confidence, round(prob * 0.8, 2))
         return out
+
+
+# Words that say a fact stopped; a retract needs one, a state must have none.
+_STOP_CUE = re.compile(
+    r"(?i)\b(?:quit|quitting|left|leaving|gave\s+up|given\s+up|give\s+up|dropped|stopped|"
+    r"no\s+longer|anymore|any\s+more|passed\s+away|died|put\s+down|broke\s+up|split|"
+    r"divorced|packed\s+in|jacked\s+in|ditched|finished|ended|over|rehomed|sold|lost|"
+    r"off\s+(?:the|that|this)|retired|laid\s+off|fired|let\s+go|resigned|walked\s+out|"
+    r"moved\s+out|went\s+to\s+live|handed|no\s+more|former|ex-|used\s+to)\b"
+)
+_PERSON_MENTION = re.compile(rf"\b(?i:my|our|his|her)\s+{REL}\b|(?<![.!?]\s)(?<!^)\b{PERSON}\b")
+
+
+def _someone_else_before(text: str, start: int, c: Clause) -> bool:
+    """A clause without a subject of its own that names another person before the value
+    ("Big week for my sister Lauren, who lives down in Atlanta"): whose value it is is
+    unclear, so the learned reader leaves it."""
+    if _LEAD.match(c.s):
+        return False
+    for m in _PERSON_MENTION.finditer(text, 0, start):
+        words = m.group().split()
+        if len(words) > 1 and words[0].lower() in ("my", "our", "his", "her"):
+            return True
+        if not is_common_word(words[0]) and words[0] not in ("I", "I'm", "I've"):
+            return True
+    return False
+
+
+def _span_value(predicate: str, words: str) -> str | None:
+    """A span's words as the predicate's value: lower case for titles, hobbies and
+    diets, a device's usual spelling, a programming language's own."""
+    if predicate == "diet":
+        return DIETS.get(words.lower(), words.lower())
+    if predicate in ("job_title", "hobby"):
+        return words.lower()
+    if predicate == "phone":
+        m = _DEVICE.fullmatch(words)
+        return _device_name(m.group("dev")) if m else words
+    if predicate == "favourite_language":
+        return next((w for w in PROGRAMMING_LANGUAGES if w.lower() == words.lower()), words)
+    if _NOT_VALUE.match(words):
+        return None
+    return words
 
 
 def _readable(c: Clause) -> bool:

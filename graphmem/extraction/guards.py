@@ -107,7 +107,18 @@ _INJECTION = re.compile(
     r"\b(?:instructions?|rules|prompts?|guidelines|programming|memory|context)\b"
     r"|(?:^|[:;,]\s*|\band\s+)(?:please\s+)?(?:save|store|record|log|write\s+down|memori[sz]e|"
     r"note\s+down|add\s+to\s+(?:your\s+)?memory)\s+(?:that|this)\b"
+    # text dressed up as the system's own voice: "System note: user's diet = carnivore"
+    r"|\b(?:system|admin|developer|assistant)\s+(?:note|notice|message|prompt|override|"
+    r"instructions?|update)\b|(?:^|\n)\s*(?:system|admin)\s*:|</?(?:admin|system|sys)>"
+    # a profile written as settings: "employer=Tesla", "set lives_in=Narnia"
+    r"|\b[a-z_]+\s*=\s*\w"
 )
+
+
+def addresses_memory(text: str) -> bool:
+    """True when a turn anywhere instructs the memory itself; the learned reader then
+    reads nothing from it (the rules mute only the sentence that carries it)."""
+    return bool(_INJECTION.search(text))
 
 
 def mutes_sentence(text: str) -> bool:

@@ -15,11 +15,24 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
 from graphmem.errors import GraphmemError
+
+
+class TokenVectors(NamedTuple):
+    """A text's token vectors (one row per token, special tokens included) and each
+    token's ``(start, end)`` characters in the text (``(0, 0)`` for a special token)."""
+
+    vectors: np.ndarray
+    offsets: list[tuple[int, int]]
+
+    def pooled(self) -> np.ndarray:
+        """The sentence vector: the mean of the token vectors, unit length."""
+        mean = self.vectors.mean(axis=0)
+        return mean / max(float(np.linalg.norm(mean)), 1e-12)
 
 
 @runtime_checkable
@@ -81,6 +94,33 @@ class MiniLMEmbedder:
         finally:
             torch.set_num_threads(threads)
         return np.asarray(vectors, dtype=np.float32)
+
+    def embed_tokens(self, texts: Sequence[str]) -> list[TokenVectors]:
+        """Each text's contextual token vectors (before pooling) with the character span
+        of every token; the extractor's span finder reads values off them. The pooled,
+        normalised mean of a text's vectors is its :meth:`embed` vector."""
+        import torch
+
+        model = self._load()
+        texts = list(texts)
+        if not texts:
+            return []
+        with self._lock:
+            threads = torch.get_num_threads()
+            if len(texts) <= 4:
+                torch.set_num_threads(1)
+            try:
+                vectors = model.encode(texts, batch_size=self.batch_size, show_progress_bar=False,
+                                       output_value="token_embeddings")  # fmt: skip
+            finally:
+                torch.set_num_threads(threads)
+        spans = model.tokenizer(texts, return_offsets_mapping=True, truncation=True,
+                                max_length=model.max_seq_length)["offset_mapping"]  # fmt: skip
+        out = []
+        for v, offsets in zip(vectors, spans, strict=True):
+            v = v.float().numpy()
+            out.append(TokenVectors(v, [tuple(o) for o in offsets[: len(v)]]))
+        return out
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         with self._lock:
