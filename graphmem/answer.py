@@ -103,6 +103,11 @@ def ask(memory: Memory, question: str, *, scope: str, speaker: str, reference: d
         who = reading.unknown_name or "that person"
         return Answer(question=question, answer=f"I don't know (nothing about {who}).",
                       known=False, mode="unknown subject", predicate=reading.predicate)  # fmt: skip
+    if reading.predicate is not None and reading.mode == "none":
+        # a predicate, but a condition on it that cannot be read ("when I was in Paris")
+        return Answer(question=question, answer="I don't know (I can't place that time).",
+                      known=False, mode="not understood", subject=reading.subject,
+                      predicate=reading.predicate)  # fmt: skip
     if reading.predicate is not None:
         return _exact(memory, question, reading, scope, reference, known_at)
     if _ABOUT_SAYING.search(question):

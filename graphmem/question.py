@@ -164,6 +164,10 @@ _END_VERBS = re.compile(
     r"final (?:day|shift))\b"
 )
 _ORDER_NEWEST = re.compile(r"newest first|most recent first|latest first|reverse chronolog")
+_SINCE_WE_MET = re.compile(
+    r"(?i)\s*\b(?:ever\s+)?(?:since|from\s+when)\s+(?:we|you\s+and\s+i|i)\s+(?:first\s+)?"
+    r"(?:started|began|start)\s+(?:talking|chatting|this|using\s+you)\b"
+)
 # Time anchored on another fact: "just before I relocated to Denver", "since I started at X"
 _ANCHOR = re.compile(
     r"\b(?P<rel>(?:just |right |shortly |immediately )?before|(?:just |right |shortly )?after|since|"
@@ -219,6 +223,7 @@ def read_question(
 ) -> Reading:
     """Read ``question`` (asked at ``reference`` by ``owner``) into a :class:`Reading`."""
     question = _plain_times(" ".join(question.replace("’", "'").split()))
+    question = _SINCE_WE_MET.sub("", question)  # all of what was said: no bound at all
     anchor = _ANCHOR.search(question)
     # The main question without its anchor clause: "what phone did I have | just before I
     # moved to Melbourne" asks about phones, and Melbourne is not its subject.
@@ -272,6 +277,10 @@ def read_question(
     anchored = None
     if window is None and anchor is not None:
         anchored = _anchor(anchor, subject or owner, owner, facts_of)
+        if anchored is None and facts_of is not None:
+            # "when I was in Paris" with no Paris on record: answering without the
+            # condition would answer another question
+            return Reading(subject, predicate, "none", unknown_name=unknown)
     base = dict(subject=subject, predicate=predicate, unknown_name=unknown)
     if _KNOWN_AT.search(low) and at is not None:
         if text and re.search(r"(?i)\b(?:start|beginning)\s+of\b", text) and window is not None:

@@ -192,6 +192,20 @@ def speaks_for_user(episode: Episode) -> bool:
     return episode.speaker.strip().lower() not in _ASSISTANT_ROLES | {"gpt", "chatgpt", "claude"}
 
 
+_ASIDE = re.compile(r",\s+(?:[\w'’]+\s*){1,3}$")
+
+
+def without_aside(predicate: str, value: str | None) -> str | None:
+    """A thing's value without the aside the sentence hung on it: "Amélie, obviously"
+    -> "Amélie", "knitting, of all things" -> "knitting". Names of places and people
+    keep their commas ("Hamilton, Ontario" is read elsewhere)."""
+    if value is None or not (predicate in ("hobby", "job_title", "diet")
+                             or predicate.startswith("favourite_")):  # fmt: skip
+        return value
+    cut = _ASIDE.sub("", value).strip()
+    return cut or value
+
+
 class RuleExtractor:
     """Deterministic, offline extraction of facts people state about themselves and others.
 
@@ -299,6 +313,7 @@ class RuleExtractor:
         for d in x.drafts:
             if d.predicate not in _PREDICATES or (d.object and contains_secret(d.object)):
                 continue
+            d.object = without_aside(d.predicate, d.object)
             if not d.side:
                 x.memory.last = (d.subject, d.predicate)
             pred = _PREDICATES.get(d.predicate)
