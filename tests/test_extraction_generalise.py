@@ -40,6 +40,18 @@ def test_truecase_restores_names_and_keeps_offsets():
          ("supersede", "Maya", "favourite_language", "Rust", "2025-03-12")),
         ("halloumi is my favourite food in the world",
          ("assert", "Maya", "favourite_food", "Halloumi", "2025-03-12")),
+        # a future move said with "we're" starts on its date
+        ("We're moving to Halifax in October!",
+         ("supersede", "Maya", "lives_in", "Halifax", "2025-10-01")),
+        # a pet is its name once the turn gives one, however it is given
+        ("We adopted a dog! My son named her Maple.",
+         ("assert", "Maya", "owns_pet", "Maple", "2025-03-12")),
+        ("Big news: we adopted a cat! A grey tabby named Juniper.",
+         ("assert", "Maya", "owns_pet", "Juniper", "2025-03-12")),
+        ("we got a puppy, she's Biscuit.", ("assert", "Maya", "owns_pet", "Biscuit", "2025-03-12")),
+        # an aside hung on a value is not part of it
+        ("I've picked up knitting, of all things!",
+         ("supersede", "Maya", "hobby", "knitting", "2025-03-12")),
     ],
 )  # fmt: skip
 def test_reads_the_fact(text, expected):
@@ -56,6 +68,29 @@ def test_reads_the_fact(text, expected):
 )
 def test_reads_nothing_from(text):
     assert not {f for f in _facts(text) if f[2] in ("phone", "favourite_language")}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My friend's parrot named Polly is hilarious.",
+        "There's a dog named Rex next door.",
+    ],
+)
+def test_someone_elses_pet_is_not_the_speakers(text):
+    assert not {f for f in _facts(text) if f[:3] == ("assert", "Maya", "owns_pet")}
+
+
+def test_he_and_she_find_a_person_of_that_pronoun():
+    facts = _facts("My sister Leila lives in Calgary. And my brother finally left Toronto! "
+                   "He moved to Ottawa in July.")  # fmt: skip
+    assert ("supersede", "Maya's brother", "lives_in", "Ottawa", "2024-07-01") in facts
+    assert not any(f[1] == "Leila" and f[3] == "Ottawa" for f in facts)
+
+
+def test_a_name_after_in_is_a_place_not_a_subject():
+    facts = _facts("My brother's in Toronto working at Rogers.")
+    assert not any(f[1] == "Toronto" for f in facts)
 
 
 def _log(tmp_path, *turns):

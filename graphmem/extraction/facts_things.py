@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from graphmem.extraction.clauses import Clause
+from graphmem.extraction.lexicon import PET_SPECIES as PET_SPECIES_SET
 from graphmem.extraction.lexicon import PLURAL_SPECIES, POSSESSIONS
 from graphmem.extraction.objects import names, phrase
 from graphmem.extraction.patterns import pattern
@@ -86,6 +87,54 @@ def pet_gone(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
         return []
     obj = _pet_name(x, species, name)
     return emit(x, c, m, "owns_pet", [obj], "retract", subject=x.episode.speaker)
+
+
+PET_NAMED = pattern(r"(?P<sp><PET>)\s*,?\s+(?i:named|called)\s+(?P<n><PERSON>)(?![\w'’])")
+_OURS = re.compile(
+    r"(?i)\b(?:we|i|we['’]ve|i['’]ve|our|my)\b[^.!?]{0,60}\b(?:got|adopted|rescued|have|has|"
+    r"brought\s+home|new|joined|family|welcomed|picked\s+up|took\s+in|bought)\b"
+    r"|\b(?:our|my)\s+(?:\w+\s+){0,3}$|\bjoined\s+(?:the|our)\s+family|\bnew\s+(?:family\s+member|addition)"
+)
+_SOMEONE_ELSES = re.compile(r"(?:['’]s|\b(?i:his|her|their|your))\s+(?:[\w-]+\s+){0,3}$")
+_CHANGE_WORDS = re.compile(
+    r"(?i)\b(?:got|adopted|rescued|new|joined|welcomed|brought\s+home|took\s+in|bought)\b"
+)
+
+
+def pet_named(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """ "a little green budgie named Kiwi joined the family", "we adopted a lab mix
+    called Maple": the speaker's pet, by name, when the turn says it is theirs."""
+    before = c.s[: m.start()]
+    if not x.first_person or _SOMEONE_ELSES.search(before):
+        return None
+    if not (_OURS.search(x.text) or _OURS.search(before)):
+        return None
+    species = PLURAL_SPECIES.get(m.group("sp").lower(), m.group("sp").lower())
+    name = m.group("n")
+    x.memory.pets[species] = name
+    for d in x.drafts:  # "we adopted a dog ... a lab named Maple": the dog is Maple
+        if d.predicate == "owns_pet" and d.object in PET_SPECIES_SET:
+            d.object = name
+            return []
+    aspect = "change" if _CHANGE_WORDS.search(c.s) or _CHANGE_WORDS.search(x.text) else "state"
+    return emit(x, c, m, "owns_pet", [name], aspect, subject=x.episode.speaker)
+
+
+PET_NAMED_LATER = pattern(
+    r"(?i:named|called)\s+(?i:her|him|it)\s+(?P<n><PERSON>)(?![\w'’])"
+    r"|\b(?i:she|he)(?:['’]s|\s+is)\s+(?i:called|named\s+)?(?P<n2><PERSON>)(?=\s*[.!]|\s*$)"
+)
+
+
+def pet_named_later(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """ "We adopted a dog! Zayd named her Maple": the pet just mentioned gets its name."""
+    name = m.group("n") or m.group("n2")
+    for d in x.drafts:
+        if d.predicate == "owns_pet" and d.object in PET_SPECIES_SET:
+            x.memory.pets[d.object] = name
+            d.object = name
+            return []
+    return None
 
 
 OWNS = pattern(

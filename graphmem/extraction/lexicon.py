@@ -38,7 +38,8 @@ PET_SPECIES = frozenset(
         "cat dog kitten puppy rabbit bunny hamster parrot budgie bird goldfish fish turtle "
         "tortoise snake lizard gecko horse pony ferret rat mouse chinchilla hedgehog iguana "
         "cockatiel canary axolotl tarantula retriever labrador poodle beagle terrier husky corgi "
-        "dachshund bulldog spaniel collie pug chihuahua greyhound dalmatian kitty pup"
+        "dachshund bulldog spaniel collie pug chihuahua greyhound dalmatian kitty pup tabby "
+        "moggy mutt lurcher whippet schnauzer sheepdog shepherd"
     )
     + ["guinea pig", "bearded dragon"]
 )

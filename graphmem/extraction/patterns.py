@@ -53,7 +53,7 @@ _NOT_AFTER_PREPOSITION = "".join(
 POSS = r"(?i:my|our)"
 SUBJ = (
     rf"(?P<who>{FIRST}|{POSS}\s+{REL}(?:\s*,?\s+{PERSON}\b,?)?|{PERSON}\s*,\s+{POSS}\s+{REL}\s*,"
-    rf"|{_NOT_AFTER_PREPOSITION}(?<![\w'’]){PERSON}(?![\w'’])|\b(?i:he|she)\b)"
+    rf"|{_NOT_AFTER_PREPOSITION}(?<![\w'’]){PERSON}(?![\w'’])|\b(?i:he|she)\b|\b(?i:we)(?=['’]|\s))"
 )
 AUX_PHRASES = (
     "am",

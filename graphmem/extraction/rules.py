@@ -161,6 +161,8 @@ RULES: tuple[Rule, ...] = (
     Rule("phone_is", facts_things.PHONE_IS, facts_things.phone),
     Rule("phone_have", facts_things.PHONE_HAVE, facts_things.phone),
     Rule("pet_have", facts_things.PET_HAVE, facts_things.pet_have),
+    Rule("pet_named", facts_things.PET_NAMED, facts_things.pet_named),
+    Rule("pet_named_later", facts_things.PET_NAMED_LATER, facts_things.pet_named_later),
     Rule("owns", facts_things.OWNS, facts_things.owns),
     Rule("drives", facts_things.DRIVES, facts_things.drives),
     Rule("hobby_list", facts_tastes.HOBBY_LIST, facts_tastes.hobby_list),
