@@ -51,7 +51,7 @@ def test_truecase_restores_names_and_keeps_offsets():
         ("we got a puppy, she's Biscuit.", ("assert", "Maya", "owns_pet", "Biscuit", "2025-03-12")),
         # an aside hung on a value is not part of it
         ("I've picked up knitting, of all things!",
-         ("supersede", "Maya", "hobby", "knitting", "2025-03-12")),
+         ("assert", "Maya", "hobby", "knitting", "2025-03-12")),
     ],
 )  # fmt: skip
 def test_reads_the_fact(text, expected):
