@@ -49,6 +49,15 @@ def test_truecase_restores_names_and_keeps_offsets():
         ("Big news: we adopted a cat! A grey tabby named Juniper.",
          ("assert", "Maya", "owns_pet", "Juniper", "2025-03-12")),
         ("we got a puppy, she's Biscuit.", ("assert", "Maya", "owns_pet", "Biscuit", "2025-03-12")),
+        # a title: with "of", without an article after "officially", started on its date
+        ("from 1 April I'll be head of languages.",
+         ("supersede", "Maya", "job_title", "head of languages", "2025-04-01")),
+        ("I got promoted! I'm officially charge nurse.",
+         ("supersede", "Maya", "job_title", "charge nurse", "2025-03-12")),
+        ("I start on 4 September as a product designer!",
+         ("supersede", "Maya", "job_title", "product designer", "2025-09-04")),
+        ("I'm pescatarian now, not vegetarian anymore.",
+         ("supersede", "Maya", "diet", "pescatarian", "2025-03-12")),
         # an aside hung on a value is not part of it
         ("I've picked up knitting, of all things!",
          ("assert", "Maya", "hobby", "knitting", "2025-03-12")),

@@ -203,6 +203,7 @@ _WEAK_CORRECTION = re.compile(r"^(?i:actually|in\s+fact|rather)\b[,:]?\s*")
 _TRAILING_NOT = re.compile(
     r"(?P<comma>,)?(?<!\s)\s*+(?:(?i:and|but)\s+)?(?i:not)\s+(?P<wrong>[^,;]+?)\s*[.!]?$"
 )
+_NO_LONGER = re.compile(r"(?i)\b(?:anymore|any\s+more|any\s+longer|now|these\s+days)\s*\W*$")
 _CORRECTION_ONLY = re.compile(
     r"(?i)(?:(?:sorry|oops|whoops|my\s+bad|my\s+mistake|correction|wait|no|nope|scratch\s+that|"
     r"i\s+misspoke)[\s,.!:;\-–—]*)+"
@@ -294,6 +295,8 @@ def read_clause(
     )
     c.weak = bool(weak) or pending == "weak"
     trailing = _TRAILING_NOT.search(body)
+    if trailing and _NO_LONGER.search(trailing.group("wrong")):
+        trailing = None  # "pescatarian, not vegetarian anymore": a change, not a slip
     it_is = _IT_IS.match(body)
     if (
         trailing

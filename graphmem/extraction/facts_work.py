@@ -180,13 +180,22 @@ def job_loss(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
 JOB_TITLE = pattern(
     r"<SUBJ><AUX>\s+(?:(?P<v>(?i:(?:got\s+|been\s+|was\s+|were\s+|just\s+got\s+)"
     r"?promoted\s+to|became|become|becoming|started\s+as|started\s+working\s+as|"
-    r"working\s+as|work\s+as|works\s+as|worked\s+as|employed\s+as|hired\s+as))\s+"
-    r"(?:(?i:an?|the)\s+)?|(?i:an?|the)\s+)(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}?<JOB>s?)\b"
+    r"working\s+as|work\s+as|works\s+as|worked\s+as|employed\s+as|hired\s+as|"
+    r"start(?:s|ing)?\s+(?:on\s+[^,.!?]{1,25}?\s+)?as))\s+"
+    r"(?:(?i:an?|the)\s+)?|(?i:an?|the)\s+|(?<=(?i:officially)\s)|(?<=(?i:now)\s)|(?<=(?i:be)\s))"
+    r"(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}?<JOB>s?)\b(?![’']s)"
 )
 WORK_AS = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:work|works|working|worked))\s+(?i:as)\s+(?:(?i:an?|the)\s+)"
     r"?(?P<title>[\w\-]+(?:\s+[\w\-]+){0,3}?)(?=\s+(?:at|for|in|with|since)\b|\s*[,.;!]|"
     r"\s*$)"
+)
+
+
+_TITLE_OF = re.compile(
+    r"\s+of\s+(?:the\s+)?((?!(?:the|my|a|an|it|this|that|them|us)\b)[A-Za-z][\w-]*"
+    r"(?:\s+(?!(?:at|for|in|with|since|from|and|but|so|to|on|now|too|again)\b)[a-z][\w-]*)?)"
+    r"(?=\s*[,.;!?—–)]|\s+(?:at|for|in|with|since|from|and|but|so|to|on|now)\b|\s*$)"
 )
 
 
@@ -197,7 +206,7 @@ def job_title(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
         return None
     form = (
         "change"
-        if re.search(r"promot|became|become|started|hired", verb)
+        if re.search(r"promot|became|become|start|hired", verb) or re.search(r"(?i)\bbe$", aux)
         else "prog"
         if "becoming" in verb
         else "past"
@@ -205,11 +214,17 @@ def job_title(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
         else "state"
     )
     aspect = aspect_of(aux, form)
-    if form == "state" and re.search(r"(?i)\bnow\b", aux + verb):
+    if re.match(r"start(?:s|ing)?\b", verb):
+        aspect = "future"  # "I start on 4 September as a designer": not yet
+    if form == "state" and re.search(r"(?i)\b(?:now|officially)\b", aux + verb):
         aspect = "change"
     if form == "state" and PAST_AUX.search(aux) and not PERFECT_AUX.search(aux):
         aspect = "past"
     title = clean(m.group("title"))
+    trailing_of = title.lower().endswith(" of")
+    of = _TITLE_OF.match(c.s, m.end() - (3 if trailing_of else 0))
+    if of:  # "head of languages", "director of engineering"
+        title = f"{title.removesuffix(' of')} of {of.group(1)}"
     aged = re.match(r"(\d{1,3})[-\s]years?[-\s]old\s+", title)
     out = emit(x, c, m, "age", [aged.group(1)], aspect_of(aux, "state")) if aged else []
     title = title[aged.end() :] if aged else title
