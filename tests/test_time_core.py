@@ -200,6 +200,17 @@ def test_steps_within_one_write_net_out():
     assert s.plan().is_noop
 
 
+def test_a_row_written_and_cut_in_the_same_write_keeps_its_origin():
+    # a turn that supersedes and then retracts later the same value: the leftover of the
+    # fresh row is new content, not a copy of some stored row
+    s = state()
+    s.supersede("Paris", t("2020-01-01"), origin="turn 1")
+    s.retract(t("2022-01-01"), "Paris")
+    plan = s.plan()
+    assert inserted(plan) == [("Paris", "2020-01-01", "2022-01-01")]
+    assert plan.insert[0].source is None and plan.insert[0].origin == "turn 1"
+
+
 def test_retract_deletes_from_t0_on_only_the_named_value():
     s = state(("Paris", "2019-01-01", "2021-01-01"), ("Rome", "2021-01-01", "inf"))
     s.retract(t("2020-01-01"), "Paris")

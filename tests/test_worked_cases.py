@@ -220,6 +220,20 @@ def test_a_batch_is_all_or_nothing(memory):
     assert memory.stats()["rows"] == 0
 
 
+def test_one_write_that_states_and_then_ends_a_fact_keeps_the_stretch(memory):
+    # one turn: "joined the choir in 2020 ... quit it in 2022" (fresh row cut in one write)
+    from graphmem import CandidateFact
+
+    start = CandidateFact(op="assert", subject="Bob", predicate="hobby", object="choir",
+                          valid_from="2020-01-01", scope=S)  # fmt: skip
+    stop = CandidateFact(op="retract", subject="Bob", predicate="hobby", object="choir",
+                         valid_from="2022-01-01", scope=S)  # fmt: skip
+    memory.apply([start, stop], recorded_at="2023-01-01")
+    (fact,) = memory.facts("Bob", "hobby", as_of="2021-06-01", scope=S)
+    assert (fact.object, fact.valid_from, fact.valid_to) == (
+        "choir", to_instant("2020-01-01"), to_instant("2022-01-01"))  # fmt: skip
+
+
 def test_naive_datetimes_are_refused(memory):
     from datetime import datetime
 

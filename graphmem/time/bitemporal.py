@@ -104,8 +104,8 @@ class KeyState:
         for row in [r for r in self.rows if r.valid.overlaps(window)]:
             if value is not None and row.value != value:
                 continue
+            source, origin = self._lineage(row)  # before removing: a fresh row forgets it
             self._remove(row)
-            source, origin = self._lineage(row)
             for leftover in row.valid.minus(window):
                 # Only a leftover that keeps the row's start keeps its change point.
                 keeps = row.change_point and leftover.start == row.valid.start
