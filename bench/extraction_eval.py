@@ -26,6 +26,7 @@ an extra; so is, on an author's turn, a predicate outside the table the authors 
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -56,6 +57,21 @@ def load_rows(split: str = "all", author: str | None = None) -> list[dict]:
             if line.strip():
                 rows.append({**json.loads(line), "author": name, "split": chosen})
     return rows
+
+
+def training_options(doc: str, out: Path) -> argparse.ArgumentParser:
+    """The options every trainer of a shipped weights file takes."""
+    options = argparse.ArgumentParser(description=doc.split("\n")[0])
+    options.add_argument("--check", action="store_true", help="cross-validate by author")
+    options.add_argument("--without", help="leave this dev author out (to score on them)")
+    options.add_argument("--out", type=Path, default=out)
+    return options
+
+
+def training_rows(without: str | None = None) -> list[dict]:
+    """What a learned part may train on: the dev authors and the team's set, never a
+    held-out author (and not ``without``, to score on them)."""
+    return [r for r in load_rows("dev") + load_rows("team") if r["author"] != without]
 
 
 def _norm(value: str | None) -> str | None:

@@ -14,7 +14,6 @@ cross-validated accuracy by author (train on one dev author, test on the other).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
@@ -25,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from extraction_eval import load_rows  # noqa: E402
+from extraction_eval import training_options, training_rows  # noqa: E402
 
 from graphmem.extraction.frames import OPS, clause_texts, frame_text  # noqa: E402
 from graphmem.retrieval.embedder import default_embedder  # noqa: E402
@@ -68,12 +67,8 @@ def fit(x: np.ndarray, y: list[str]):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true", help="cross-validate by author")
-    parser.add_argument("--without", help="leave this dev author out (to score on them)")
-    parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args(argv)
-    rows = [r for r in load_rows("dev") + load_rows("team") if r["author"] != args.without]
+    args = training_options(__doc__, OUT).parse_args(argv)
+    rows = training_rows(args.without)
     data = examples(rows)
     embedder = default_embedder()
     x = embedder.embed([frame_text(text) for _, text, _, _ in data])

@@ -18,7 +18,6 @@ that author (``bench/extraction_eval.py``'s event matching), to choose the thres
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import sys
@@ -30,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from extraction_eval import Tally, episode, evaluate, load_rows  # noqa: E402
+from extraction_eval import Tally, episode, evaluate, training_options, training_rows  # noqa: E402
 
 from graphmem.extraction.frames import FrameReader, frame_text  # noqa: E402
 from graphmem.extraction.rules import RuleExtractor  # noqa: E402
@@ -131,12 +130,8 @@ def check(rows: list[dict], x: np.ndarray, y: list[str], authors: list[str], emb
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true", help="cross-validate by author")
-    parser.add_argument("--without", help="leave this dev author out (to score on them)")
-    parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args(argv)
-    rows = [r for r in load_rows("dev") + load_rows("team") if r["author"] != args.without]
+    args = training_options(__doc__, OUT).parse_args(argv)
+    rows = training_rows(args.without)
     embedder = default_embedder()
     x, y, authors = examples(rows, embedder)
     print(f"{len(y)} candidate spans, {sum(label != 'none' for label in y)} of them values, "
