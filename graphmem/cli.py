@@ -34,6 +34,7 @@ import importlib.resources
 import importlib.util
 import json
 import os
+import re
 import sys
 import tempfile
 import traceback
@@ -429,11 +430,32 @@ def _t(value: datetime) -> str:
     return text[:16].replace("T", " ")
 
 
+# Control characters in stored text would reach the terminal raw (ESC sequences, OSC
+# links); they are shown as visible escapes instead.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _shown(value: object) -> str:
+    """Stored text made safe to print inside markup: control characters visible, rich
+    markup escaped ("[/]" or "[link=...]" in a value is text, not formatting)."""
+    from rich.markup import escape
+
+    return escape(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(value)))
+
+
 def _table(title: str | None = None, *columns: str):
     from rich import box
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=title, box=box.SIMPLE_HEAVY, title_justify="left", title_style="bold")
+    class DataTable(Table):
+        """A table whose plain-string cells are data: never read as markup."""
+
+        def add_row(self, *cells, **options):
+            safe = [Text.from_markup(_shown(c)) if isinstance(c, str) else c for c in cells]
+            super().add_row(*safe, **options)
+
+    table = DataTable(title=title, box=box.SIMPLE_HEAVY, title_justify="left", title_style="bold")
     for column in columns:
         table.add_column(column, overflow="fold")
     return table
@@ -448,10 +470,15 @@ _STATUS_STYLE = {
 }
 
 
-def _status(status: str | None) -> str:
-    if not status:
-        return ""
-    return f"[{_STATUS_STYLE.get(status, 'white')}]{status}[/]"
+def _styled(text: str, style: str):
+    """Stored text in a style, as a cell that is never read as markup."""
+    from rich.text import Text
+
+    return Text(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text), style=style)
+
+
+def _status(status: str | None):
+    return _styled(status or "", _STATUS_STYLE.get(status or "", "white"))
 
 
 def _fact_json(row: Fact, status: str | None = None) -> dict[str, Any]:
@@ -556,7 +583,7 @@ def cmd_load(ctx: Ctx, args: argparse.Namespace) -> int:
     ctx.out.print(table)
     for r in reports:
         for error in r.errors[:10]:
-            ctx.err.print(f"[yellow]skipped:[/] {error}", markup=True, soft_wrap=True)
+            ctx.err.print(f"[yellow]skipped:[/] {_shown(error)}", markup=True, soft_wrap=True)
         if len(r.errors) > 10:
             ctx.err.print(f"[yellow]... and {len(r.errors) - 10} more skipped records[/]")
     return EXIT_OK
@@ -605,8 +632,8 @@ def cmd_ask(ctx: Ctx, args: argparse.Namespace) -> int:
         ctx.emit(_answer_json(answer))
         return EXIT_OK
     style = "bold green" if answer.known else "bold yellow"
-    ctx.out.print(f"[{style}]{answer.answer}[/]")
-    ctx.out.print(f"[dim]mode: {answer.mode}[/]")
+    ctx.out.print(f"[{style}]{_shown(answer.answer)}[/]")
+    ctx.out.print(f"[dim]mode: {_shown(answer.mode)}[/]")
     if answer.supporting:
         rows = [(f, None) for f in answer.supporting]
         ctx.out.print(_facts_table("supporting facts", rows, recorded=True))
@@ -835,7 +862,7 @@ def _write_result(ctx: Ctx, verb: str, result: Any) -> int:
         f"{verb}: {len(result.inserted)} row(s) written, {len(result.expired)} row(s) expired"
     )
     for fact in result.inserted:
-        ctx.out.print(f"  {fact.text} [dim]({fact.describe_validity()})[/]")
+        ctx.out.print(f"  {_shown(fact.text)} [dim]({fact.describe_validity()})[/]")
     return EXIT_OK
 
 
@@ -901,7 +928,7 @@ def cmd_erase(ctx: Ctx, args: argparse.Namespace) -> int:
     if ctx.json:
         ctx.emit({"erased": what, "rows_deleted": deleted})
     else:
-        ctx.out.print(f"erased {what!r}: {deleted} row(s) deleted")
+        ctx.out.print(_shown(f"erased {what!r}: {deleted} row(s) deleted"))
     return EXIT_OK
 
 
@@ -1002,7 +1029,7 @@ def cmd_alias(ctx: Ctx, args: argparse.Namespace) -> int:
     if ctx.json:
         ctx.emit(entity.model_dump(mode="json"))
         return EXIT_OK
-    ctx.out.print(f"{entity.name}: also {', '.join(entity.aliases) or '(no other names)'}")
+    ctx.out.print(_shown(f"{entity.name}: also {', '.join(entity.aliases) or '(no other names)'}"))
     return EXIT_OK
 
 
@@ -1139,7 +1166,7 @@ def _demo(ctx: Ctx, args: argparse.Namespace, store: str, scope: str, log: Path)
     for question, when, answer in answers:
         asked = ", ".join(f"{k.replace('_', ' ')} {v[:10]}" for k, v in when.items()) or "now"
         style = "green" if answer.known else "yellow"
-        table.add_row(question, asked, f"[{style}]{answer.answer}[/]", answer.mode)
+        table.add_row(question, asked, _styled(answer.answer, style), answer.mode)
     ctx.out.print(table)
     ctx.out.print(
         "What the store believed on 2024-02-20 (before the correction): "

@@ -218,6 +218,7 @@ def render_figure(
                     fontsize=8.5,
                     clip_on=True,
                     color="#111111" if not expired else "#444444",
+                    parse_math=False,  # a stored "$...$" is text, not mathtext
                 )
             else:  # a short stretch: label it just above the bar
                 ax.text(
@@ -229,12 +230,15 @@ def render_figure(
                     fontsize=7,
                     clip_on=True,
                     color="#333333",
+                    parse_math=False,
                 )
             if bar.row.valid_to == POS_INF:
                 ax.plot(mdates.date2num(bar.end), y, marker=">", color=edge, markersize=5)
             if bar.row.valid_from == NEG_INF:
                 ax.plot(mdates.date2num(bar.start), y, marker="<", color=edge, markersize=5)
     ax.set_yticks(range(len(lanes)), y_labels, fontsize=9)
+    for tick in ax.get_yticklabels():
+        tick.set_parse_math(False)
     ax.invert_yaxis()
     ax.set_xlim(mdates.date2num(lo), mdates.date2num(hi))
     locator = mdates.AutoDateLocator()
@@ -283,7 +287,8 @@ def render_figure(
         frameon=False,
     )
     belief = f", as known at {format_instant(known_at)[:10]}" if known_at is not None else ""
-    ax.set_title(title or f"{subject}: values over valid time{belief}", fontsize=11, loc="left")
+    ax.set_title(title or f"{subject}: values over valid time{belief}", fontsize=11, loc="left",
+                 parse_math=False)  # fmt: skip
     return fig
 
 

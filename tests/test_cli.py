@@ -353,3 +353,29 @@ def test_push_into_neo4j(cli, tmp_path):
             session.run("MATCH (n {scope: $scope}) DETACH DELETE n", scope=scope).consume()
     line = _one_clear_line(cli("--no-embed", "push", "http://example.org", expect=2))
     assert "not a Neo4j URI" in line
+
+
+HOSTILE_VALUES = [
+    "[/]",
+    "[link=http://evil.example]click[/link]",
+    "\x1b[31mred\x1b]8;;http://x\x07",
+]
+
+
+def test_stored_text_is_printed_as_text_never_as_markup_or_terminal_codes(cli):
+    for value in HOSTILE_VALUES:
+        cli("--no-embed", "remember", "Alice", "hobby", value)
+    for verb in (["facts", "Alice"], ["timeline", "Alice"], ["history", "Alice"],
+                 ["ask", "What are Alice's hobbies?"]):  # fmt: skip
+        out = cli("--no-embed", *verb).stdout
+        assert "\x1b" not in out and "\x07" not in out, verb
+        assert "[link=http://evil.example]click[/link]" in out, verb
+        assert "[/]" in out, verb
+        assert "\\x1b[31mred" in out, verb
+
+
+def test_a_timeline_picture_draws_dollar_signs_as_text(cli, tmp_path):
+    cli("--no-embed", "remember", "Alice", "hobby", "$\\undefinedmacro{$")
+    picture = tmp_path / "t.png"
+    cli("--no-embed", "timeline", "Alice", "--output", str(picture))
+    assert picture.stat().st_size > 1000
