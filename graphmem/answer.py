@@ -248,9 +248,23 @@ def _context_line(hit: Hit) -> str:
     e = hit.episode
     assert e is not None
     said = format_instant(e.timestamp)[:16].replace("T", " ")
-    return f'- said by {_neutral(e.speaker)} on {said} (session {e.session}): "{_neutral(e.text)}"'
+    return (
+        f"- said by {_neutral(e.speaker)} on {said} (session {_neutral(e.session)}): "
+        f'"{_neutral(e.text)}"'
+    )
+
+
+# A tag in stored text that could end the memory block or open a turn of its own.
+_TAG = re.compile(
+    r"<\s*/?\s*(?:memory|system|assistant|user|human|instructions?|im_start|im_end|"
+    r"\|[\w_]+\|)[^>]{0,40}>|<\|[\w_]+\|>",
+    re.I,
+)
 
 
 def _neutral(text: str) -> str:
-    """Data cannot close the block or open a new one."""
-    return re.sub(r"</?\s*memory\s*>", "[memory tag]", text, flags=re.I).replace("\n", " ")
+    """Data (a turn, a speaker, a session name) cannot close the block, open a new one or
+    start a line of its own."""
+    text = re.sub(r"[\r\n\u2028\u2029\x0b\x0c\x85]+", " ", text)
+    return _TAG.sub(lambda m: "[tag]" if "memory" not in m.group().lower() else "[memory tag]",
+                    text)  # fmt: skip
