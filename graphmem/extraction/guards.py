@@ -115,6 +115,18 @@ _INJECTION = re.compile(
 )
 
 
+_SYSTEM_VOICE = re.compile(
+    r"(?i)^\W{0,3}(?:system|admin|administrator|developer|assistant|root|sudo)\b\W{0,3}"
+    r"(?:note|notice|message|override|prompt|instruction|update)?s?\s*[:\]>)\-–—]"
+)
+
+
+def speaks_as_system(text: str) -> bool:
+    """True for a turn that opens in the system's voice ("SYSTEM: I work at Evil Corp",
+    "[admin] ..."): a user's turn dressed as an instruction; nothing in it is a fact."""
+    return bool(_SYSTEM_VOICE.match(text))
+
+
 def addresses_memory(text: str) -> bool:
     """True when a turn anywhere instructs the memory itself; the learned reader then
     reads nothing from it (the rules mute only the sentence that carries it)."""

@@ -60,7 +60,7 @@ from graphmem.extraction.clauses import (
 )
 from graphmem.extraction.corrections import add, corrected
 from graphmem.extraction.frames import FrameReader
-from graphmem.extraction.guards import blocked, mutes_sentence
+from graphmem.extraction.guards import blocked, mutes_sentence, speaks_as_system
 from graphmem.extraction.patterns import SUBJ
 from graphmem.extraction.secrets import contains_secret
 from graphmem.extraction.truecase import truecase
@@ -239,7 +239,7 @@ class RuleExtractor:
 
     def extract(self, episode: Episode) -> list[CandidateFact]:
         bot = not speaks_for_user(episode)
-        if bot and not self.include_assistant:
+        if (bot and not self.include_assistant) or speaks_as_system(episode.text):
             return []
         text = mask(truecase(episode.text))
         x = Turn(episode, self._memory_for(episode.scope, episode.speaker), not bot, text)
