@@ -24,6 +24,7 @@ from graphmem.answer import Answer
 from graphmem.answer import ask as ask_question
 from graphmem.answer import context as build_context
 from graphmem.errors import InvalidFactError, TransientStoreError
+from graphmem.extraction.secrets import contains_secret, redact
 from graphmem.history import changes as change_view
 from graphmem.history import status_of
 from graphmem.history import timeline as timeline_view
@@ -64,6 +65,23 @@ def _check_text(value: object, field: str, *, optional: bool = False) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise InvalidFactError(f"{field} contains invalid Unicode") from None
+
+
+def _without_secrets(group: WriteGroup) -> WriteGroup:
+    """Every way in passes here (load, add_episodes, remember, the agent tools): turns
+    are stored with their secrets redacted, and a fact that would hold one is an error."""
+    for op in group.operations:
+        for field in ("subject", "object", "wrong_object"):
+            value = getattr(op, field)
+            if value is not None and contains_secret(value):
+                raise InvalidFactError(
+                    f"{op.op} {op.predicate}: the {field} looks like a secret (a password, "
+                    "key or card number); graphmem never stores secrets"
+                )
+    if not any(contains_secret(e.text) for e in group.episodes):
+        return group
+    episodes = [e.model_copy(update={"text": redact(e.text)}) for e in group.episodes]
+    return WriteGroup(group.operations, episodes, group.recorded_at)
 
 
 class Memory:
@@ -227,8 +245,9 @@ class Memory:
         lenient: bool = False,
     ) -> WriteResult:
         """Apply groups of operations, each with its own transaction time, atomically.
-        Texts of new facts and episodes are embedded first (outside any lock)."""
-        groups = self._resolve_groups(groups)
+        Texts of new facts and episodes are embedded first (outside any lock). A secret is
+        never stored: a turn's is redacted, a fact holding one is refused."""
+        groups = self._resolve_groups([_without_secrets(g) for g in groups])
         if embeddings is None:
             embeddings = self._embed_groups(groups)
         for attempt in range(WRITE_ATTEMPTS):

@@ -62,7 +62,15 @@ SECRETS = [
     ("amex 378282246310005", "card_number", "378282246310005"),
     ("IBAN GB82 WEST 1234 5698 7654 32", "iban", "GB82 WEST 1234 5698 7654 32"),
     ("send it to DE89370400440532013000 please", "iban", "DE89370400440532013000"),
-]
+    # said the short way, the other way round, or as an answer
+    ("my pw is Tr0ub4dor", "password", "Tr0ub4dor"),
+    ("hunter22 is my password.", "password", "hunter22"),
+    ("wifi password? Sunflower99", "password", "Sunflower99"),
+    ("card 4111.1111.1111.1111", "card_number", "4111.1111.1111.1111"),
+    ("key sk-abcdefghijklmnopqrstuvwxYZ", "openai_key", "sk-abcdefghijklmnopqrstuvwxYZ"),
+    ("aws secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_key",
+     "secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -90,6 +98,9 @@ NOT_SECRETS = [
     "ghp_short",
     "I have 4 cats and 2 dogs.",
     "Tracking number 1Z999AA10123456784",
+    "Bitwarden is my password manager",
+    "version 3.14.15.92 of the app",
+    "sk-learn-is-a-nickname",
 ]
 
 
@@ -131,3 +142,16 @@ def test_redact() -> None:
     assert redact(text) == "I live in Berlin, my password is [REDACTED] and my card is [REDACTED]."
     assert redact(text, "***").count("***") == 2
     assert redact("nothing here") == "nothing here"
+
+
+def test_no_way_in_stores_a_secret(tmp_path):
+    from graphmem import Episode, InvalidFactError, Memory
+
+    with Memory.open(tmp_path / "m.db", embedder=None) as mem:
+        with pytest.raises(InvalidFactError, match="secret"):
+            mem.remember("Alice", "hobby", "AKIAIOSFODNN7EXAMPLE")
+        mem.add_episodes([Episode(speaker="Sam", text="my password is hunter22 lol",
+                                  timestamp="2024-01-01T00:00:00Z")])  # fmt: skip
+        (stored,) = mem.backend.episodes("default")
+        assert stored.text == "my password is [REDACTED] lol"
+        assert mem.facts("Alice") == []

@@ -45,8 +45,11 @@ _TOKEN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("anthropic_key", r"\bsk-ant-[A-Za-z0-9_\-]{16,}"),
         (
             "openai_key",
-            r"\bsk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z0-9_\-]*\d)[A-Za-z0-9_\-]{16,}",
+            r"\bsk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z0-9_\-]*\d)[A-Za-z0-9_\-]{16,}"
+            r"|\bsk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z]*[a-z])(?=[A-Za-z]*[A-Z])[A-Za-z]{24,}\b",
         ),
+        # an AWS secret access key (40 characters) named as a secret
+        ("aws_secret_key", r"(?i)\bsecret(?:[ _]access)?(?:[ _]key)?\W{1,4}[A-Za-z0-9/+]{40}\b"),
         ("stripe_key", r"\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{10,}"),
         ("aws_access_key", r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b"),
         (
@@ -67,11 +70,17 @@ _VALUE = (
     r"""|(?P<bare>[^\s"'“”]{1,100}))"""
 )
 _KEYWORD = re.compile(
-    r"(?i)\b(?P<kw>password|passwd|pwd|passcode|passphrase|pass phrase|pin(?: code| number)?|"
+    r"(?i)\b(?P<kw>password|passwd|pwd|pw|pword|passcode|passphrase|pass phrase|pin(?: code| number)?|"
     r"api[ _\-]?key|secret(?: key)?|access[ _\-]?token|auth[ _\-]?token|token|"
     r"aws_secret_access_key|client[ _\-]?secret|security code|cvv|cvc|social security number|ssn)"
     r"(?:\s+(?:for|to|on|of)\s+(?:my\s+|the\s+)?[\w.\-@]+(?:\s+account)?)?"
-    r"\s*(?:is|was|:|=|->|will be|is now|is still)\s*(?:now\s+|still\s+|just\s+)?" + _VALUE
+    r"\s*(?:is|was|:|=|->|\?|will be|is now|is still)\s*(?:now\s+|still\s+|just\s+)?" + _VALUE
+)
+# "hunter22 is my password": the value said first.
+_VALUE_FIRST = re.compile(
+    r"(?i)(?<![\w'’])(?P<bare>[^\s\"'“”]{4,64})\s+(?:is|was|=)\s+(?:my|the|our)\s+(?:[\w-]+\s+)?"
+    r"(?P<kw>password|passwd|pw|passcode|pin)\b(?!\s+(?:manager|reset|app|vault|hint|policy|rules?|"
+    r"generator|strength)\b)"
 )
 # Words that follow "password is" without being a password.
 _NOT_A_VALUE = frozenset(
@@ -84,7 +93,7 @@ _NOT_A_VALUE = frozenset(
 )
 _PIN_VALUE = re.compile(r"^\d{4,8}$")
 
-_CARD = re.compile(r"(?<![\d\-])(?:\d[ \-]?){12,18}\d(?![\d\-])")
+_CARD = re.compile(r"(?<![\d\-.])(?:\d[ \-.]?){12,18}\d(?![\d\-])")
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b")
 _IBAN_KEYWORD = re.compile(r"(?i)\biban\b\s*(?:is|:|=)?\s*(?P<value>[A-Z]{2}\d{2}[A-Z0-9 ]{8,34})")
 
@@ -136,8 +145,19 @@ def _keyword_matches(text: str) -> list[SecretMatch]:
         keyword = match.group("kw").lower()
         if keyword.startswith("pin") and not _PIN_VALUE.match(value):
             continue
-        kind = "password" if keyword in {"password", "passwd", "pwd", "passcode"} else "credential"
+        kind = (
+            "password"
+            if keyword in {"password", "passwd", "pwd", "pw", "pword", "passcode"}
+            else "credential"
+        )
         found.append(SecretMatch(kind, start, end))
+    for match in _VALUE_FIRST.finditer(text):
+        value = match.group("bare")
+        if value.lower() in _NOT_A_VALUE or value.lower() in ("this", "that", "what", "which"):
+            continue
+        if match.group("kw").lower() == "pin" and not _PIN_VALUE.match(value):
+            continue
+        found.append(SecretMatch("password", *match.span("bare")))
     return found
 
 
