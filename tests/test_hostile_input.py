@@ -198,3 +198,17 @@ def test_stored_text_cannot_leave_the_memory_block(tmp_path, field):
     assert block.count("</memory>") == 1 and block.endswith("</memory>")  # ...and stays inside
     assert "<system>" not in block and "<|im_start|>" not in block
     assert not any(line.lstrip().startswith("<") for line in block.splitlines()[1:-1])
+
+
+def test_a_huge_token_or_turn_is_read_as_far_as_a_person_writes():
+    from graphmem.extraction.rules import MAX_READ, RuleExtractor
+
+    def read(text):
+        episode = Episode(speaker="Sam", role="user", text=text, timestamp="2024-01-01T00:00:00Z")
+        return {(f.predicate, f.object) for f in RuleExtractor().extract(episode)}
+
+    # a 100k-character blob (blanked, it costs nothing) does not hide the sentence beside it
+    assert ("lives_in", "Leeds") in read("I moved to Leeds. " + "b" * 100_000 + " ok")
+    # a pasted document: only its first MAX_READ characters are read for facts
+    filler = "The weather was fine. " * (MAX_READ // 22 + 1)
+    assert read(filler + "I moved to Oslo.") == set()

@@ -194,6 +194,19 @@ def speaks_for_user(episode: Episode) -> bool:
     return episode.speaker.strip().lower() not in _ASSISTANT_ROLES | {"gpt", "chatgpt", "claude"}
 
 
+# What the rules read of a turn: its first MAX_READ characters (beyond that it is a
+# pasted document, still stored and searchable), with any run of more than MAX_TOKEN
+# non-space characters blanked (a hash, a base64 blob): the rule regexes would try every
+# start inside it, and cost grows with the square of its length.
+MAX_READ = 20_000
+MAX_TOKEN = 64
+_LONG_TOKEN = re.compile(rf"\S{{{MAX_TOKEN + 1},}}")
+
+
+def _readable_part(text: str) -> str:
+    return _LONG_TOKEN.sub(lambda m: " " * len(m.group()), text)
+
+
 _ASIDE = re.compile(r",\s+(?:[\w'’]+\s*){1,3}$")
 
 
@@ -241,7 +254,7 @@ class RuleExtractor:
         bot = not speaks_for_user(episode)
         if (bot and not self.include_assistant) or speaks_as_system(episode.text):
             return []
-        text = mask(truecase(episode.text))
+        text = _readable_part(mask(truecase(episode.text[:MAX_READ])))
         x = Turn(episode, self._memory_for(episode.scope, episode.speaker), not bot, text)
         times = find_time_expressions(text, episode.timestamp)
         pending, muted = None, -1
