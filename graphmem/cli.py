@@ -953,7 +953,8 @@ def cmd_export(ctx: Ctx, args: argparse.Namespace) -> int:
 def cmd_import(ctx: Ctx, args: argparse.Namespace) -> int:
     from graphmem.restore import import_jsonl
 
-    counts = import_jsonl(ctx.memory(), args.path)
+    explicit = getattr(args, "scope", None) or os.environ.get("GRAPHMEM_SCOPE")
+    counts = import_jsonl(ctx.memory(), args.path, scope=explicit or None)
     if ctx.json:
         ctx.emit(counts)
     else:

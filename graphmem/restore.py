@@ -46,9 +46,11 @@ def _fact(record: dict[str, Any]) -> Fact:
     return Fact.model_validate(fields)
 
 
-def _read(source: IO[str], name: str) -> dict[str, dict[str, list]]:
-    """Records grouped by scope and kind; a malformed line names its place."""
+def _read(source: IO[str], name: str, scope: str | None = None) -> dict[str, dict[str, list]]:
+    """Records grouped by scope and kind; a malformed line names its place. With
+    ``scope``, a record of any other scope is refused."""
     by_scope: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    lines: dict[int, int] = {}  # id(item) -> its line, for errors found later
     for number, line in enumerate(source, start=1):
         if not line.strip():
             continue
@@ -67,17 +69,84 @@ def _read(source: IO[str], name: str) -> dict[str, dict[str, list]]:
             raise LoadError(
                 f"not a graphmem export record: {exc}", path=name, line=number
             ) from None
+        if scope is not None and item.scope != scope:
+            raise LoadError(f"record of scope {item.scope!r}, importing into {scope!r}",
+                            path=name, line=number)  # fmt: skip
         by_scope[item.scope][kind].append(item)
+        lines[id(item)] = number
+    by_scope[_LINES] = lines  # type: ignore[assignment]
     return by_scope
 
 
-def import_jsonl(memory: Memory, source: str | os.PathLike[str] | IO[str]) -> dict[str, int]:
-    """Put an export back; returns how many rows, entities and episodes were added."""
+_LINES = "\x00lines"
+
+
+def _check(memory: Memory, scope: str, kinds: dict[str, list], lines: dict[int, int],
+           name: str) -> None:  # fmt: skip
+    """Refuse, naming the line, what would leave the store inconsistent: an inverted
+    interval, an entity reference that is missing or of another scope, a literal where
+    the predicate takes an entity, two rows of a one-value predicate believed at the same
+    time over overlapping valid time, and an id another scope already uses."""
+
+    def fail(item: Any, message: str) -> None:
+        raise LoadError(message, path=name, line=lines.get(id(item)))
+
+    known = {e.id for e in memory.backend.entities(scope)} | {e.id for e in kinds["entity"]}
+    families: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+    for row in kinds["fact"]:
+        if not row.valid_from < row.valid_to:
+            fail(row, f"fact {row.id}: valid_from is not before valid_to")
+        if not row.recorded_at < row.expired_at:
+            fail(row, f"fact {row.id}: recorded_at is not before expired_at")
+        if row.predicate not in memory.registry:
+            fail(row, f"fact {row.id}: unknown predicate {row.predicate!r}")
+        predicate = memory.registry.get(row.predicate)
+        if row.subject_id not in known:
+            fail(row, f"fact {row.id}: subject_id {row.subject_id!r} is no entity of {scope!r}")
+        if predicate.object_kind == "entity" and row.object_id is None:
+            fail(row, f"fact {row.id}: {row.predicate} takes an entity, object_id is null")
+        if row.object_id is not None and row.object_id not in known:
+            fail(row, f"fact {row.id}: object_id {row.object_id!r} is no entity of {scope!r}")
+        if predicate.functional:
+            families[(row.subject_id, row.predicate)].append(row)
+    for (subject_id, predicate_name), fresh in families.items():
+        stored = memory.backend.rows(RowQuery(scope=scope, subject_id=subject_id,
+                                              predicate=predicate_name, include_expired=True))  # fmt: skip
+        ids = {r.id for r in fresh}
+        rows = [r for r in stored if r.id not in ids] + fresh
+        for i, a in enumerate(rows):
+            for b in rows[i + 1 :]:
+                if b.id in ids and a.id in ids and a.id == b.id:
+                    continue
+                believed_together = a.recorded_at < b.expired_at and b.recorded_at < a.expired_at
+                if believed_together and a.valid_from < b.valid_to and b.valid_from < a.valid_to:
+                    fail(b, f"fact {b.id}: {b.predicate} holds one value at a time, and this "
+                            f"row overlaps {a.id} in valid and recorded time")  # fmt: skip
+    for other in memory.backend.scopes():
+        if other == scope:
+            continue
+        ids = tuple(f.id for f in kinds["fact"])
+        clash = memory.backend.rows(RowQuery(scope=other, include_expired=True, row_ids=ids))
+        if clash:
+            taken = next(f for f in kinds["fact"] if f.id == clash[0].id)
+            fail(taken, f"fact {taken.id}: that id is already a row of scope {other!r}")
+
+
+def import_jsonl(memory: Memory, source: str | os.PathLike[str] | IO[str],
+                 scope: str | None = None) -> dict[str, int]:  # fmt: skip
+    """Put an export back; returns how many rows, entities and episodes were added.
+    With ``scope``, every record must be of that scope. Nothing is written unless the
+    whole file is consistent (:func:`_check`)."""
+    name = os.fspath(source) if isinstance(source, str | os.PathLike) else getattr(
+        source, "name", "<stream>")  # fmt: skip
     if isinstance(source, str | os.PathLike):
         with open(source, encoding="utf-8") as handle:
-            grouped = _read(handle, os.fspath(source))
+            grouped = _read(handle, name, scope)
     else:
-        grouped = _read(source, getattr(source, "name", "<stream>"))
+        grouped = _read(source, name, scope)
+    lines = grouped.pop(_LINES)
+    for each, kinds in grouped.items():
+        _check(memory, each, kinds, lines, name)  # type: ignore[arg-type]
     counts = {"rows": 0, "entities": 0, "episodes": 0}
     backend = memory.backend
     for scope, kinds in grouped.items():

@@ -5,8 +5,10 @@ instants (valid time x transaction time) and the full row history."""
 from __future__ import annotations
 
 import io
+import json
 import random
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from conftest import require_neo4j
@@ -127,3 +129,69 @@ def test_embedded_to_neo4j_reproduces_every_mode(original, route):
         import_jsonl(target, dump)
     assert snapshot(target, stamps) == expected
     target.close()
+
+
+def _export_of_one_fact(tmp_path, **change) -> list[dict]:
+    mem = Memory.open(tmp_path / "src.db", embedder=None)
+    mem.remember("Ann", "lives_in", "Oslo", valid_from="2020-01-01", scope="s",
+                 recorded_at="2021-01-01")  # fmt: skip
+    dump = io.StringIO()
+    export_jsonl(mem, dump)
+    mem.close()
+    records = [json.loads(line) for line in dump.getvalue().splitlines() if line.strip()]
+    for record in records:
+        if record["kind"] == "fact":
+            record.update(change)
+    return records
+
+
+def _write(tmp_path, records) -> Path:
+    path = tmp_path / "dump.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"object_id": None}, "object_id is null"),
+        ({"object_id": "e_elsewhere"}, "no entity of 's'"),
+        ({"subject_id": "e_elsewhere"}, "no entity of 's'"),
+        ({"valid_from": "2024-01-01T00:00:00Z", "valid_to": "2023-01-01T00:00:00Z"},
+         "valid_from is not before valid_to"),
+    ],
+)  # fmt: skip
+def test_an_import_that_would_break_the_store_is_refused_whole(tmp_path, change, message):
+    from graphmem import LoadError
+
+    path = _write(tmp_path, _export_of_one_fact(tmp_path, **change))
+    target = Memory.open(tmp_path / "t.db", embedder=None)
+    with pytest.raises(LoadError, match=message) as raised:
+        import_jsonl(target, path)
+    assert "dump.jsonl:" in str(raised.value)
+    assert target.stats()["rows"] == 0 and target.stats()["entities"] == 0
+    target.close()
+    with Memory.open(tmp_path / "t.db", embedder=None) as reopened:  # still opens
+        assert reopened.facts("Ann", scope="s") == []
+
+
+def test_an_import_refuses_overlapping_values_of_a_one_value_predicate(tmp_path):
+    from graphmem import LoadError
+
+    records = _export_of_one_fact(tmp_path)
+    fact = next(r for r in records if r["kind"] == "fact")
+    twin = {**fact, "id": fact["id"] + "x", "object": "Rome", "object_id": fact["subject_id"]}
+    path = _write(tmp_path, [*records, twin])
+    with Memory.open(tmp_path / "t.db", embedder=None) as target:
+        with pytest.raises(LoadError, match="one value at a time"):
+            import_jsonl(target, path)
+
+
+def test_import_with_a_scope_takes_only_that_scope(tmp_path):
+    from graphmem import LoadError
+
+    path = _write(tmp_path, _export_of_one_fact(tmp_path))
+    with Memory.open(tmp_path / "t.db", embedder=None) as target:
+        with pytest.raises(LoadError, match="scope 's', importing into 'other'"):
+            import_jsonl(target, path, scope="other")
+        assert import_jsonl(target, path, scope="s")["rows"] == 1
