@@ -182,9 +182,11 @@ def test_an_import_refuses_overlapping_values_of_a_one_value_predicate(tmp_path)
     fact = next(r for r in records if r["kind"] == "fact")
     twin = {**fact, "id": fact["id"] + "x", "object": "Rome", "object_id": fact["subject_id"]}
     path = _write(tmp_path, [*records, twin])
-    with Memory.open(tmp_path / "t.db", embedder=None) as target:
-        with pytest.raises(LoadError, match="one value at a time"):
-            import_jsonl(target, path)
+    with (
+        Memory.open(tmp_path / "t.db", embedder=None) as target,
+        pytest.raises(LoadError, match="one value at a time"),
+    ):
+        import_jsonl(target, path)
 
 
 def test_import_with_a_scope_takes_only_that_scope(tmp_path):
