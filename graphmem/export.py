@@ -176,11 +176,27 @@ def to_networkx(memory: Memory, *, scope: str | None = None):
     return graph
 
 
+# Characters XML 1.0 cannot hold at all, even escaped.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def _xml_safe(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", value)
+
+
 def export_graphml(memory: Memory, out: Out, *, scope: str | None = None) -> int:
-    """GraphML (via networkx) of entities and fact rows. Returns the number of edges."""
+    """GraphML (via networkx) of entities and fact rows. Returns the number of edges.
+    A character XML cannot hold (a control character in a stored value) is written as
+    its ``\\xNN`` escape, so the file always parses; the JSON-lines export is exact."""
     import networkx as nx
 
     graph = to_networkx(memory, scope=scope)
+    for _, data in graph.nodes(data=True):
+        data.update({k: _xml_safe(v) for k, v in data.items()})
+    for _, _, data in graph.edges(data=True):
+        data.update({k: _xml_safe(v) for k, v in data.items()})
     with _opened(out) as handle:
         for line in nx.generate_graphml(graph, encoding="utf-8", prettyprint=True):
             handle.write(line + "\n")

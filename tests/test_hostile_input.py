@@ -212,3 +212,19 @@ def test_a_huge_token_or_turn_is_read_as_far_as_a_person_writes():
     # a pasted document: only its first MAX_READ characters are read for facts
     filler = "The weather was fine. " * (MAX_READ // 22 + 1)
     assert read(filler + "I moved to Oslo.") == set()
+
+
+def test_a_graphml_export_of_control_characters_still_parses(tmp_path):
+    import io
+
+    import networkx as nx
+
+    from graphmem.export import export_graphml
+
+    with Memory.open(tmp_path / "m.db", embedder=None) as mem:
+        mem.remember("Alice", "hobby", "bell\x07 and \x1b[31m escape")
+        out = io.StringIO()
+        export_graphml(mem, out)
+    graph = nx.parse_graphml(out.getvalue())
+    values = {d["object"] for _, _, d in graph.edges(data=True)}
+    assert values == {"bell\\x07 and \\x1b[31m escape"}
