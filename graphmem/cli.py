@@ -230,10 +230,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--from", dest="valid_from", metavar="WHEN", help="window start (default: all)")
     p.add_argument("--to", dest="valid_to", metavar="WHEN", help="window end (default: all)")
 
-    p = verb("erase", cmd_erase, "hard delete (privacy): every trace of a key or subject")
-    p.add_argument("subject")
-    p.add_argument("predicate", nargs="?")
-    p.add_argument("object", nargs="?")
+    p = verb("erase", cmd_erase, "hard delete (privacy): every trace of a key, subject or turn")
+    p.add_argument("subject", nargs="?", help="a name or alias (the whole subject, or with...)")
+    p.add_argument("predicate", nargs="?", help="... one key of it")
+    p.add_argument("object", nargs="?", help="... one value of that key")
+    p.add_argument(
+        "--episode", metavar="ID", help="erase one turn instead, as if it had never been said"
+    )
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
     p = verb("export", cmd_export, "export the graph: JSON lines, GraphML or Cypher")
@@ -914,7 +917,11 @@ def cmd_correct(ctx: Ctx, args: argparse.Namespace) -> int:
 
 
 def cmd_erase(ctx: Ctx, args: argparse.Namespace) -> int:
-    what = " ".join(x for x in (args.subject, args.predicate, args.object) if x)
+    if (args.episode is None) == (args.subject is None):
+        raise UsageError(
+            "graphmem erase: error: give a SUBJECT [PREDICATE [OBJECT]] or --episode ID"
+        )
+    what = args.episode or " ".join(x for x in (args.subject, args.predicate, args.object) if x)
     if not args.yes:
         if not sys.stdin.isatty():
             raise UsageError("graphmem erase: error: this deletes for good; pass --yes to confirm")
@@ -922,13 +929,20 @@ def cmd_erase(ctx: Ctx, args: argparse.Namespace) -> int:
         if reply.strip().lower() not in ("y", "yes"):
             ctx.err.print("not erased")
             return EXIT_ERROR
-    deleted = ctx.memory(must_exist=True).erase(
-        args.subject, args.predicate, args.object, scope=ctx.scope
-    )
-    if ctx.json:
-        ctx.emit({"erased": what, "rows_deleted": deleted})
+    memory = ctx.memory(must_exist=True)
+    if args.episode is not None:
+        erased = memory.erase_episode(args.episode, scope=ctx.scope)
     else:
-        ctx.out.print(_shown(f"erased {what!r}: {deleted} row(s) deleted"))
+        erased = memory.erase(args.subject, args.predicate, args.object, scope=ctx.scope)
+    if ctx.json:
+        ctx.emit({"erased": what, "rows_deleted": erased.rows, "turns_deleted": erased.turns,
+                  "entities_deleted": erased.entities, "rows_replanned": erased.rewritten})  # fmt: skip
+    else:
+        replanned = f", {erased.rewritten} re-planned without it" if erased.rewritten else ""
+        ctx.out.print(_shown(
+            f"erased {what!r}: {erased.rows} row(s){replanned}, {erased.turns} turn(s), "
+            f"{erased.entities} entit{'y' if erased.entities == 1 else 'ies'} deleted"
+        ))  # fmt: skip
     return EXIT_OK
 
 

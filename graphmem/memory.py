@@ -23,6 +23,7 @@ from typing import Any, Literal
 from graphmem.answer import Answer
 from graphmem.answer import ask as ask_question
 from graphmem.answer import context as build_context
+from graphmem.erasure import plan_erase, plan_turn_erase
 from graphmem.errors import InvalidFactError, TransientStoreError
 from graphmem.extraction.secrets import contains_secret, redact
 from graphmem.history import changes as change_view
@@ -47,12 +48,17 @@ from graphmem.predicates import PredicateRegistry
 from graphmem.retrieval.embedder import Embedder, default_embedder
 from graphmem.retrieval.hybrid import Retriever, SearchResult, Weights
 from graphmem.store import open_backend
-from graphmem.store.protocol import Backend, Event, RowQuery
+from graphmem.store.protocol import Backend, Erased, Event, RowQuery
 from graphmem.store.writes import WriteGroup, WriteResult, as_operation, plan_write
 from graphmem.time.instant import NEG_INF, POS_INF, TimeLike, now, to_instant
 
 When = TimeLike | None
 WRITE_ATTEMPTS = 3
+
+
+def _erase_tombstone(scope: str) -> Event:
+    """The content-free event an erase leaves (the backend stamps its time)."""
+    return Event(scope, now(), "erase", None, None, None, "{}")
 
 
 def _check_text(value: object, field: str, *, optional: bool = False) -> None:
@@ -407,10 +413,20 @@ class Memory:
         object: str | None = None,
         *,
         scope: str = DEFAULT_SCOPE,
-    ) -> int:
-        """Hard delete, for privacy: every row, event and embedding of the key or subject
-        (a whole subject also loses the facts that point at it), leaving a content-free
-        tombstone. Returns the number of rows deleted. This is the only deletion."""
+    ) -> Erased:
+        """Hard delete, for privacy: a key (``predicate``, optionally ``object``) or a
+        whole subject, named by its name or an alias. Goes with it: every row and event
+        of it (a whole subject also takes the facts that point at it), the turns that
+        stated it or name an erased value (their ids stay, so a re-load skips them), the
+        entities no fact names any more, and their embeddings and index entries; the
+        bytes are overwritten (see ``graphmem.erasure`` and ``docs/erase.md``). Leaves a
+        content-free tombstone event. This is the only deletion.
+
+        >>> mem = Memory.open(":memory:", embedder=None)
+        >>> _ = mem.remember("user", "works_at", "Zorblatt")
+        >>> mem.erase("Zorblatt").rows
+        1
+        """
         for field, value in (("subject", subject), ("predicate", predicate), ("object", object),
                              ("scope", scope)):  # fmt: skip
             _check_text(value, f"erase: {field}", optional=field in ("predicate", "object"))
@@ -418,11 +434,30 @@ class Memory:
             raise InvalidFactError("erase: an object needs its predicate")
         if predicate is not None:
             self.registry.get(predicate)
-        object_id = Entity.id_for(scope, object) if object is not None else None
-        tombstone = Event(scope, now(), "erase", None, None, None, "{}")
-        return self.backend.erase(
-            scope, Entity.id_for(scope, subject), predicate, object_id, tombstone
+        names = self._canonical(scope, [n for n in (subject, object) if n is not None])
+        object_id = names[object][1] if object is not None else None
+        erasure = plan_erase(
+            self.backend, scope, names[subject][1], [subject], predicate, object_id
         )
+        return self.backend.erase(erasure, _erase_tombstone(scope))
+
+    def erase_episode(self, episode_id: str, *, scope: str = DEFAULT_SCOPE) -> Erased:
+        """Erase one turn as if it had never been said: it goes (its id stays, so a
+        re-load skips it), with the facts it stated, and whatever it had superseded or
+        retracted holds again. Refused, with nothing erased, where the log cannot
+        account for the rows it touched (e.g. rows imported without their events).
+
+        >>> from graphmem import Episode
+        >>> mem = Memory.open(":memory:", embedder=None)
+        >>> turn = Episode(speaker="user", text="hello", timestamp="2024-01-01T00:00:00Z")
+        >>> _ = mem.add_episodes([turn])
+        >>> mem.erase_episode(turn.id).turns
+        1
+        """
+        _check_text(episode_id, "erase: episode")
+        _check_text(scope, "erase: scope")
+        erasure = plan_turn_erase(self.backend, self.registry, scope, episode_id)
+        return self.backend.erase(erasure, _erase_tombstone(scope))
 
     # -- reads -------------------------------------------------------------------------
     def _query(

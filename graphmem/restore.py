@@ -27,6 +27,7 @@ from typing import IO, TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from graphmem.errors import LoadError
+from graphmem.extraction.secrets import contains_secret, redact
 from graphmem.model import Entity, Episode, Fact, Provenance, text_owner
 from graphmem.store.protocol import RowQuery, WriteBatch
 from graphmem.time.bitemporal import Clock
@@ -85,13 +86,20 @@ def _check(memory: Memory, scope: str, kinds: dict[str, list], lines: dict[int, 
            name: str) -> None:  # fmt: skip
     """Refuse, naming the line, what would leave the store inconsistent: an inverted
     interval, an entity reference that is missing or of another scope, a literal where
-    the predicate takes an entity, two rows of a one-value predicate believed at the same
+    the predicate takes an entity, a fact or name holding a secret, two rows of a one-value predicate believed at the same
     time over overlapping valid time, and an id another scope already uses."""
 
     def fail(item: Any, message: str) -> None:
         raise LoadError(message, path=name, line=lines.get(id(item)))
 
     known = {e.id for e in memory.backend.entities(scope)} | {e.id for e in kinds["entity"]}
+    # The one secret filter of every way in (Memory.write): no fact or name holds one.
+    for item, values in [(r, (r.subject, r.object, r.text)) for r in kinds["fact"]] + [
+        (e, (e.name, *e.aliases)) for e in kinds["entity"]
+    ]:
+        if any(contains_secret(v) for v in values):
+            fail(item, f"{type(item).__name__.lower()} {item.id}: holds what looks like a "
+                       "secret (a password, key or card number); graphmem never stores secrets")  # fmt: skip
     families: dict[tuple[str, str], list[Fact]] = defaultdict(list)
     for row in kinds["fact"]:
         if not row.valid_from < row.valid_to:
@@ -157,7 +165,11 @@ def import_jsonl(memory: Memory, source: str | os.PathLike[str] | IO[str],
         known = {e.id for e in backend.entities(scope)}
         entities = [e for e in kinds["entity"] if e.id not in known]
         present = backend.existing_episode_ids([e.id for e in kinds["episode"]])
-        episodes = [e for e in kinds["episode"] if e.id not in present]
+        episodes = [
+            e.model_copy(update={"text": redact(e.text)}) if contains_secret(e.text) else e
+            for e in kinds["episode"]
+            if e.id not in present
+        ]
         if not (rows or entities or episodes):
             continue
         times = [t for f in rows for t in (f.recorded_at, f.expired_at) if t < POS_INF]

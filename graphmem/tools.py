@@ -321,10 +321,10 @@ def _dispatch(memory: Memory, name: str, args: Any, *, scope: str, speaker: str)
         )
         return _written(result)
     if name == "erase":
-        deleted = memory.erase(
+        erased = memory.erase(
             _subject(args.subject, speaker), args.predicate, args.object, scope=scope
         )
-        return {"ok": True, "rows_deleted": deleted}
+        return {"ok": True, "rows_deleted": erased.rows, "turns_deleted": erased.turns}
     if name == "ask":
         answer = memory.ask(
             args.question,

@@ -6,6 +6,8 @@
 CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT fact_row_id IF NOT EXISTS FOR (f:Fact) REQUIRE f.id IS UNIQUE;
 CREATE CONSTRAINT episode_id IF NOT EXISTS FOR (e:Episode) REQUIRE e.id IS UNIQUE;
+// An erased turn keeps only its id (a re-load of the same log skips it).
+CREATE CONSTRAINT erased_episode_id IF NOT EXISTS FOR (e:ErasedEpisode) REQUIRE e.id IS UNIQUE;
 // Events are numbered per scope (the scope's :Clock hands out the numbers under its lock).
 CREATE CONSTRAINT event_seq IF NOT EXISTS FOR (e:Event) REQUIRE (e.scope, e.seq) IS UNIQUE;
 CREATE CONSTRAINT clock_scope IF NOT EXISTS FOR (c:Clock) REQUIRE c.scope IS UNIQUE;

@@ -132,6 +132,24 @@ def test_correct_retract_erase(cli):
     assert cli.json("--no-embed", "history", "Bob") == []
 
 
+def test_erase_a_turn_found_by_search_as_if_never_said(cli, tmp_path):
+    log = tmp_path / "chat.jsonl"
+    log.write_text(
+        '{"timestamp": "2024-01-08T09:00:00Z", "speaker": "user", "text": "I live in Paris."}\n'
+        '{"timestamp": "2024-03-02T09:00:00Z", "speaker": "user", "text": "I moved to Berlin."}\n'
+    )
+    cli("--no-embed", "load", str(log))
+    assert [f["object"] for f in cli.json("--no-embed", "facts", "user", "lives_in")] == ["Berlin"]
+    (hit,) = cli.json("--no-embed", "search", "Berlin", "--only", "episodes")["hits"]
+
+    erased = cli.json("--no-embed", "erase", "--episode", hit["id"], "--yes")
+
+    assert erased["turns_deleted"] == 1 and erased["rows_replanned"] >= 1
+    assert [f["object"] for f in cli.json("--no-embed", "facts", "user", "lives_in")] == ["Paris"]
+    cli("--no-embed", "erase", "--episode", hit["id"], "Bob", "--yes", expect=2)
+    assert "no turn" in cli("--no-embed", "erase", "--episode", "ep_x", "--yes", expect=1).stderr
+
+
 def test_export_jsonl_graphml_cypher(cli, tmp_path):
     cli("--no-embed", "--scope", "demo", "load", str(DEMO_LOG))
     rows = cli.json("--no-embed", "--scope", "demo", "history", "Sam")

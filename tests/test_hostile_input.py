@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sqlite3
 
 import pytest
 from graphmem.loaders.base import FORMATS, iter_records
@@ -228,3 +229,19 @@ def test_a_graphml_export_of_control_characters_still_parses(tmp_path):
     graph = nx.parse_graphml(out.getvalue())
     values = {d["object"] for _, _, d in graph.edges(data=True)}
     assert values == {"bell\\x07 and \\x1b[31m escape"}
+
+
+def test_a_row_without_an_object_id_never_stops_the_store_opening(tmp_path):
+    # The model allows a literal with no object id (an import or another writer may
+    # store one); opening the store once failed on it with "None cannot be a node".
+    path = tmp_path / "memory.db"
+    mem = Memory.open(path, embedder=None)
+    mem.remember("Ann", "favourite_book", "Dune", scope="s")
+    mem.remember("Ann", "lives_in", "Oslo", scope="s")
+    mem.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE rows SET object_id = NULL WHERE predicate = 'favourite_book'")
+    mem = Memory.open(path, embedder=None)
+    assert sorted(f.object for f in mem.facts("Ann", scope="s")) == ["Dune", "Oslo"]
+    assert mem.erase("Ann", scope="s").rows == 2
+    mem.close()

@@ -400,7 +400,7 @@ def test_erase_leaves_nothing_of_the_subject_in_the_graph(mem):
     alice = Entity.id_for("alice", "Alice")
     paris_text = text_owner("alice", "Alice lives in Paris")
     assert mem.backend.embeddings([paris_text])
-    assert mem.erase("Alice", scope="alice") > 0
+    assert mem.erase("Alice", scope="alice").rows > 0
     everything = cypher(mem, """
         CALL () { MATCH (n) RETURN properties(n) AS p
                   UNION ALL MATCH ()-[r]->() RETURN properties(r) AS p }

@@ -141,7 +141,7 @@ def test_erase_leaves_nothing_of_the_subject(memory):
     memory.remember("Bob", "partner", "Alice", scope=S)
     memory.remember("Bob", "lives_in", "Oslo", scope=S)
 
-    assert memory.erase("Alice", scope=S) == 4  # 3 rows of Alice + Bob's partner fact
+    assert memory.erase("Alice", scope=S).rows == 4  # 3 rows of Alice + Bob's partner fact
 
     assert memory.history("Alice", scope=S) == []
     assert values(memory, known_at="2024-06-01") == []

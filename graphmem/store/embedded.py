@@ -31,9 +31,21 @@ import numpy as np
 from graphmem.errors import StoreError
 from graphmem.model import Entity, Episode, Fact, Provenance, normalise_name, text_owner
 from graphmem.retrieval.search_table import SearchFilter, SearchTable
-from graphmem.store.protocol import ChangeAxis, Event, Family, RowQuery, SearchTarget, WriteBatch
+from graphmem.store.protocol import (
+    ChangeAxis,
+    Erased,
+    Erasure,
+    Event,
+    Family,
+    Key,
+    RowQuery,
+    SearchTarget,
+    WriteBatch,
+)
 from graphmem.time.bitemporal import Clock, believed_at, valid_at
 from graphmem.time.instant import NEG_INF, POS_INF, from_micros, to_micros
+
+_LITERAL = ""  # the graph node of literal values (never an entity id)
 
 SCHEMA_VERSION = "2"  # 2: rows.change_point
 
@@ -69,6 +81,8 @@ CREATE INDEX IF NOT EXISTS episodes_changed ON episodes(changed);
 CREATE TABLE IF NOT EXISTS embeddings (
   owner_id TEXT PRIMARY KEY, vector BLOB NOT NULL, changed INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS embeddings_changed ON embeddings(changed);
+-- The ids of erased turns, nothing else: loading the same log again skips them.
+CREATE TABLE IF NOT EXISTS erased_episodes (id TEXT PRIMARY KEY, scope TEXT NOT NULL);
 """
 
 _ROW_COLUMNS = (
@@ -116,6 +130,24 @@ def _fact_params(f: Fact, changed: int) -> tuple:
 
 
 _EPISODE_COLUMNS = "id, scope, session, turn, speaker, role, text, timestamp, source"
+
+
+def _key_where(
+    scope: str, subject_id: str, predicate: str | None, object_id: str | None
+) -> tuple[str, list]:
+    """The rows (or events) of an erased key: SQL and its parameters. A whole subject
+    also takes every fact that points at it."""
+    where, params = "scope=? AND subject_id=?", [scope, subject_id]
+    if predicate is not None:
+        where += " AND predicate=?"
+        params.append(predicate)
+    if object_id is not None:
+        where += " AND object_id=?"
+        params.append(object_id)
+    elif predicate is None:
+        where = f"({where}) OR (scope=? AND object_id=?)"
+        params += [scope, subject_id]
+    return f"({where})", params
 
 
 def _episode_from_row(r: tuple) -> Episode:
@@ -246,7 +278,9 @@ class EmbeddedBackend:
             self._family[(row.scope, row.subject_id, row.predicate)].add(row.id)
             self._scope_rows[row.scope].add(row.id)
             self._predicate_rows[(row.scope, row.predicate)].add(row.id)
-        self.graph.add_edge(row.subject_id, row.object_id, key=row.id)
+        # A literal value (no object id, as the model allows) hangs off one shared
+        # non-entity node, so every row stays reachable from its subject.
+        self.graph.add_edge(row.subject_id, row.object_id or _LITERAL, key=row.id)
         self._queue_search(
             "facts", row.id, scope=row.scope, text=row.text,
             vector=vectors.get(owner) if old is None else None, vector_key=owner,
@@ -365,38 +399,96 @@ class EmbeddedBackend:
                 self._db.execute("ROLLBACK")
                 raise
 
-    def erase(
-        self, scope: str, subject_id: str, predicate: str | None, object_id: str | None,
-        tombstone: Event,
-    ) -> int:  # fmt: skip
+    def erase(self, erasure: Erasure, tombstone: Event) -> Erased:
+        scope = erasure.scope
         with self._lock:
             with self._exclusive():
                 tombstone = self._stamp(tombstone)
-                where, params = "scope=? AND subject_id=?", [scope, subject_id]
-                if predicate is not None:
-                    where += " AND predicate=?"
-                    params.append(predicate)
-                if object_id is not None:
-                    where += " AND object_id=?"
-                    params.append(object_id)
-                elif predicate is None:
-                    # A whole subject: also every fact that points at it.
-                    where = f"({where}) OR (scope=? AND object_id=?)"
-                    params += [scope, subject_id]
+                keys = [_key_where(scope, *key) for key in erasure.keys]
+                if erasure.row_ids:
+                    marks = ",".join("?" * len(erasure.row_ids))
+                    keys.append((f"(scope=? AND id IN ({marks}))", [scope, *erasure.row_ids]))
+                where = " OR ".join(w for w, _ in keys) or "0"
+                params = [p for _, ps in keys for p in ps]
                 found = self._db.execute(f"SELECT id, text FROM rows WHERE {where}", params)
-                ids, texts = [], set()
+                ids, texts = set(), set()
                 for row_id, text in found.fetchall():
-                    ids.append(row_id)
+                    ids.add(row_id)
                     texts.add(text)
                 self._db.execute(f"DELETE FROM rows WHERE {where}", params)
-                self._db.execute(f"DELETE FROM events WHERE {where}", params)
-                self._delete_embeddings([text_owner(scope, t) for t in sorted(texts)])
-                if predicate is None and object_id is None:
-                    self._db.execute("DELETE FROM entities WHERE id=?", (subject_id,))
-                    self._delete_embeddings([subject_id])
+                self._erase_events(scope, erasure.keys, ids)
+                if erasure.rows or erasure.events:
+                    self._apply(WriteBatch(insert=list(erasure.rows), events=list(erasure.events)))
+                turns = self._erase_turns(scope, erasure.episode_ids)
+                entities = self._erase_orphans(scope, erasure.orphans)
+                kept = self._texts_in_use(scope, texts)
+                self._delete_embeddings([text_owner(scope, t) for t in sorted(texts - kept)])
                 self._tombstone(tombstone)
             self._scrub()
-            return len(ids)
+            return Erased(len(ids), turns, entities, len(erasure.rows))
+
+    def _erase_events(self, scope: str, keys: Sequence[Key], row_ids: set[str]) -> None:
+        """The events of the keys, and every event that wrote an erased row."""
+        for key in keys:
+            where, params = _key_where(scope, *key)
+            self._db.execute(f"DELETE FROM events WHERE {where}", params)
+        if row_ids:
+            wrote = [
+                (seq,)
+                for seq, written in self._db.execute(
+                    "SELECT seq, row_ids FROM events WHERE scope=?", (scope,)
+                )
+                if row_ids.intersection(json.loads(written))
+            ]
+            self._db.executemany("DELETE FROM events WHERE seq=?", wrote)
+
+    def _erase_turns(self, scope: str, episode_ids: Sequence[str]) -> int:
+        """Delete the turns, keeping only their ids (so a re-load skips them)."""
+        erased = 0
+        for chunk in range(0, len(episode_ids), 500):
+            part = list(episode_ids[chunk : chunk + 500])
+            marks = ",".join("?" * len(part))
+            erased += self._db.execute(
+                f"DELETE FROM episodes WHERE scope=? AND id IN ({marks})", [scope, *part]
+            ).rowcount
+            self._db.executemany(
+                "INSERT OR IGNORE INTO erased_episodes VALUES (?, ?)", [(i, scope) for i in part]
+            )
+        self._delete_embeddings(list(episode_ids))
+        return erased
+
+    def _erase_orphans(self, scope: str, entity_ids: Sequence[str]) -> int:
+        """Delete the entities that no row names any more, with their vectors."""
+        gone = [
+            entity_id
+            for entity_id in entity_ids
+            if self._db.execute(
+                "SELECT 1 FROM rows WHERE scope=? AND (subject_id=? OR object_id=?) LIMIT 1",
+                (scope, entity_id, entity_id),
+            ).fetchone()
+            is None
+        ]
+        erased = sum(
+            self._db.execute("DELETE FROM entities WHERE id=? AND scope=?", (e, scope)).rowcount
+            for e in gone
+        )
+        self._delete_embeddings(gone)
+        return erased
+
+    def _texts_in_use(self, scope: str, texts: set[str]) -> set[str]:
+        found: set[str] = set()
+        ordered = sorted(texts)
+        for chunk in range(0, len(ordered), 500):
+            part = ordered[chunk : chunk + 500]
+            marks = ",".join("?" * len(part))
+            found.update(
+                r[0]
+                for r in self._db.execute(
+                    f"SELECT DISTINCT text FROM rows WHERE scope=? AND text IN ({marks})",
+                    [scope, *part],
+                )
+            )
+        return found
 
     def put_entity(self, entity: Entity) -> None:
         """Create or replace an entity's record (its name, type and aliases)."""
@@ -413,19 +505,6 @@ class EmbeddedBackend:
             self._index_entity(entity)
             self._seen = change
             self._data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
-
-    def erase_episodes(self, scope: str, episode_ids: Sequence[str], tombstone: Event) -> int:
-        with self._lock:
-            with self._exclusive():
-                tombstone = self._stamp(tombstone)
-                marks = ",".join("?" * len(episode_ids))
-                cur = self._db.execute(
-                    f"DELETE FROM episodes WHERE scope=? AND id IN ({marks})", [scope, *episode_ids]
-                )
-                self._delete_embeddings(list(episode_ids))
-                self._tombstone(tombstone)
-            self._scrub()
-            return cur.rowcount
 
     def _scrub(self) -> None:
         """After an erase: move the WAL into the (securely deleted) file so no old page
@@ -549,7 +628,9 @@ class EmbeddedBackend:
                 found.update(
                     r[0]
                     for r in self._db.execute(
-                        f"SELECT id FROM episodes WHERE id IN ({marks})", part
+                        f"SELECT id FROM episodes WHERE id IN ({marks}) "
+                        f"UNION SELECT id FROM erased_episodes WHERE id IN ({marks})",
+                        part + part,
                     )
                 )
         return found

@@ -91,7 +91,16 @@ from graphmem.errors import GraphmemError, StoreError, TransientStoreError
 from graphmem.model import Entity, Episode, Fact, Provenance, normalise_name, text_owner
 from graphmem.retrieval.keyword_index import STOPWORDS
 from graphmem.retrieval.search_table import SearchFilter
-from graphmem.store.protocol import ChangeAxis, Event, Family, RowQuery, SearchTarget, WriteBatch
+from graphmem.store.protocol import (
+    ChangeAxis,
+    Erased,
+    Erasure,
+    Event,
+    Family,
+    RowQuery,
+    SearchTarget,
+    WriteBatch,
+)
 from graphmem.time.bitemporal import Clock
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant
 
@@ -121,7 +130,9 @@ EVENT_FIELDS = (
 )  # fmt: skip
 TIME_FIELDS = ("valid_from", "valid_to", "recorded_at", "expired_at")
 # Labels graphmem gives its own nodes; an entity type may not borrow one.
-RESERVED_LABELS = frozenset({"Entity", "Fact", "Episode", "Event", "Clock", "Embedding"})
+RESERVED_LABELS = frozenset(
+    {"Entity", "Fact", "Episode", "ErasedEpisode", "Event", "Clock", "Embedding"}
+)
 RESERVED_TYPES = frozenset({"SUBJECT", "OBJECT"})
 
 
@@ -356,13 +367,28 @@ RETURN collect(id) AS ids, collect(DISTINCT fact_id) AS fact_ids,
 
 ERASE_EVENTS = "MATCH (e:Event) WHERE {where} DELETE e"
 
-ERASE_ENTITY = "MATCH (n:Entity {id: $subject_id}) DETACH DELETE n"
-
+# An erased turn leaves its id only (so a re-load skips it), never its content.
 ERASE_EPISODES = """
 UNWIND $ids AS id
-MATCH (e:Episode {id: id}) WHERE e.scope = $scope
+MERGE (x:ErasedEpisode {id: id}) ON CREATE SET x.scope = $scope
+WITH id
+OPTIONAL MATCH (e:Episode {id: id}) WHERE e.scope = $scope
 DETACH DELETE e
-RETURN count(*) AS erased
+RETURN count(e) AS erased
+"""
+
+ERASE_WRITING_EVENTS = """
+MATCH (e:Event) WHERE e.scope = $scope AND any(x IN e.row_ids WHERE x IN $ids)
+DELETE e
+"""
+
+ERASE_ORPHANS = """
+UNWIND $ids AS id
+MATCH (n:Entity {id: id}) WHERE n.scope = $scope
+  AND NOT EXISTS { MATCH (f:Fact {subject_id: id}) }
+  AND NOT EXISTS { MATCH (f:Fact {object_id: id}) }
+DETACH DELETE n
+RETURN collect(id) AS ids
 """
 
 # Where a row read starts: always an index seek chosen here (with a hint, so the plan
@@ -424,7 +450,14 @@ WHERE r.scope = $scope AND m.scope = $scope
 RETURN DISTINCT m.id AS id
 """
 
-EXISTING_EPISODES = "UNWIND $ids AS id MATCH (e:Episode {id: id}) RETURN e.id AS id"
+EXISTING_EPISODES = """
+UNWIND $ids AS id
+CALL (id) {
+  MATCH (e:Episode {id: id}) RETURN e.id AS found
+  UNION MATCH (x:ErasedEpisode {id: id}) RETURN x.id AS found
+}
+RETURN found AS id
+"""
 
 READ_SCOPES = """
 CALL () {
@@ -953,41 +986,51 @@ class Neo4jBackend:
         self._set_clocks(tx, {tombstone.scope: clock})
         return Event(tombstone.scope, clock.assigned, tombstone.op, None, None, None, "{}")
 
-    def erase(
-        self, scope: str, subject_id: str, predicate: str | None, object_id: str | None,
-        tombstone: Event,
-    ) -> int:  # fmt: skip
-        params = {
-            "scope": scope, "subject_id": subject_id, "predicate": predicate,
-            "object_id": object_id,
-        }  # fmt: skip
-        whole_subject = predicate is None and object_id is None
+    def erase(self, erasure: Erasure, tombstone: Event) -> Erased:
+        scope = erasure.scope
 
-        def work(tx: Any) -> int:
+        def work(tx: Any) -> Erased:
             stamped = self._stamp(tx, tombstone)
-            found = self._run(
-                tx,
-                ERASE_ROWS.format(
-                    anchor=ROW_ANCHORS["entity"],
-                    where=_key_filter("f", predicate, object_id),
-                    direct=DIRECT_RELATIONSHIP,
-                ),
-                entity_id=subject_id,
-                **params,
-            ).single()
-            ids, fact_ids = list(found["ids"]), sorted(found["fact_ids"])
-            self._run(
-                tx, ERASE_EVENTS.format(where=_key_filter("e", predicate, object_id)), **params
-            ).consume()
-            owners = ids + fact_ids
-            if whole_subject:
-                self._run(tx, ERASE_ENTITY, subject_id=subject_id).consume()
-                owners.append(subject_id)
-            self._run(tx, DELETE_EMBEDDINGS, owners=owners).consume()
-            self._run(tx, DELETE_UNUSED_TEXT_EMBEDDINGS, keys=list(found["vector_keys"])).consume()
-            self._append_events(tx, [stamped])
-            return len(ids)
+            ids: set[str] = set()
+            owners: set[str] = set()
+            vector_keys: set[str] = set()
 
+            def take(anchor: str, where: str, **params: Any) -> None:
+                cypher = ERASE_ROWS.format(
+                    anchor=ROW_ANCHORS[anchor], where=where, direct=DIRECT_RELATIONSHIP
+                )
+                found = self._run(tx, cypher, scope=scope, **params).single()
+                ids.update(found["ids"])
+                owners.update(found["fact_ids"])
+                vector_keys.update(found["vector_keys"])
+
+            for subject_id, predicate, object_id in erasure.keys:
+                key = {"subject_id": subject_id, "predicate": predicate, "object_id": object_id}
+                take("entity", _key_filter("f", predicate, object_id), entity_id=subject_id, **key)
+                where = _key_filter("e", predicate, object_id)
+                self._run(tx, ERASE_EVENTS.format(where=where), scope=scope, **key).consume()
+            if erasure.row_ids:
+                take("row_ids", "f.scope = $scope", row_ids=list(erasure.row_ids))
+            if ids:
+                self._run(tx, ERASE_WRITING_EVENTS, scope=scope, ids=sorted(ids)).consume()
+            if erasure.rows or erasure.events:
+                self._write_batch(
+                    tx, WriteBatch(insert=list(erasure.rows), events=list(erasure.events))
+                )
+            turns = self._run(
+                tx, ERASE_EPISODES, scope=scope, ids=list(erasure.episode_ids)
+            ).single()["erased"]
+            gone = self._run(tx, ERASE_ORPHANS, scope=scope, ids=list(erasure.orphans)).single()[
+                "ids"
+            ]
+            owners.update([*ids, *erasure.episode_ids, *gone])
+            self._run(tx, DELETE_EMBEDDINGS, owners=sorted(owners)).consume()
+            self._run(tx, DELETE_UNUSED_TEXT_EMBEDDINGS, keys=sorted(vector_keys)).consume()
+            self._append_events(tx, [stamped])
+            return Erased(len(ids), turns, len(gone), len(erasure.rows))
+
+        # The strings live on in Neo4j's transaction logs until they are pruned (README,
+        # "Erase"): a client cannot reach them.
         return self._write("erase", work)
 
     def put_entity(self, entity: Entity) -> None:
@@ -1003,16 +1046,6 @@ class Neo4jBackend:
             ).consume()  # fmt: skip
 
         self._write("store an entity", work)
-
-    def erase_episodes(self, scope: str, episode_ids: Sequence[str], tombstone: Event) -> int:
-        def work(tx: Any) -> int:
-            stamped = self._stamp(tx, tombstone)
-            erased = self._run(tx, ERASE_EPISODES, scope=scope, ids=list(episode_ids)).single()
-            self._run(tx, DELETE_EMBEDDINGS, owners=list(episode_ids)).consume()
-            self._append_events(tx, [stamped])
-            return erased["erased"]
-
-        return self._write("erase episodes", work)
 
     def drop_all(self) -> None:
         """Delete every node and relationship of the database (tests and development only;

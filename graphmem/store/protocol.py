@@ -57,6 +57,45 @@ class WriteBatch:
         return not (self.entities or self.episodes or self.expire or self.insert or self.events)
 
 
+Key = tuple[str, "str | None", "str | None"]  # (subject_id, predicate, object_id)
+
+
+@dataclass(frozen=True)
+class Erasure:
+    """Everything one erase removes, decided above the backend (``graphmem.erasure``).
+
+    - ``keys``: the rows and events of each (subject_id, predicate, object_id) key; a
+      key with neither predicate nor object is a whole subject, with every row that
+      points at it;
+    - ``row_ids``: further rows (a literal value equal to an erased name), with the
+      events that wrote them;
+    - ``episode_ids``: turns that stated or mentioned what is erased. Their ids stay,
+      content-free, so loading the same log again does not bring them back;
+    - ``orphans``: entities to delete once no row names them;
+    - ``rows``, ``events``: written in place of what the keys held (erasing a turn
+      re-plans its families as if it had never been said).
+    """
+
+    scope: str
+    keys: tuple[Key, ...] = ()
+    row_ids: tuple[str, ...] = ()
+    episode_ids: tuple[str, ...] = ()
+    orphans: tuple[str, ...] = ()
+    rows: tuple[Fact, ...] = ()
+    events: tuple[Event, ...] = ()
+
+
+@dataclass(frozen=True)
+class Erased:
+    """What an erase deleted: fact rows (``rewritten`` of them re-planned in their
+    place), turns and entities."""
+
+    rows: int = 0
+    turns: int = 0
+    entities: int = 0
+    rewritten: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class RowQuery:
     """A filtered read of rows. ``None`` filters are not applied.
@@ -96,19 +135,13 @@ class Backend(Protocol):
         """Lock what a write touches and read its current state (see ``WriteSession``)."""
         ...
 
-    def erase(
-        self,
-        scope: str,
-        subject_id: str,
-        predicate: str | None,
-        object_id: str | None,
-        tombstone: Event,
-    ) -> int:
-        """Hard-delete rows, events, embeddings and index entries of the key or subject
-        (as subject or object); returns rows deleted. Leaves ``tombstone``."""
+    def erase(self, erasure: Erasure, tombstone: Event) -> Erased:
+        """Hard-delete what ``erasure`` names, in one transaction: rows and events,
+        turns (their ids kept, content-free), entities no row names any more, their
+        embeddings and index entries; then write its replacement rows. Leaves
+        ``tombstone``; the bytes of what was deleted are overwritten where the store
+        allows it."""
         ...
-
-    def erase_episodes(self, scope: str, episode_ids: Sequence[str], tombstone: Event) -> int: ...
 
     def put_entity(self, entity: Entity) -> None:
         """Create or replace an entity's record (name, type, aliases)."""

@@ -10,7 +10,7 @@ one transaction time per scope. If any operation is invalid, nothing is written.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -18,8 +18,8 @@ from graphmem.errors import ConflictError, GraphmemError, InvalidFactError
 from graphmem.model import CandidateFact, Entity, Episode, Fact, FactInput, normalise_name
 from graphmem.predicates import Predicate, PredicateRegistry
 from graphmem.store.protocol import Backend, Event, Family, WriteBatch
-from graphmem.time.bitemporal import CurrentRow, KeyState
-from graphmem.time.instant import POS_INF, now
+from graphmem.time.bitemporal import Clock, CurrentRow, KeyState
+from graphmem.time.instant import NEG_INF, POS_INF, now
 from graphmem.time.interval import Interval
 
 
@@ -372,3 +372,59 @@ _ENDED_BY = {
     "retract": "retracted",
     "correct": "corrected",
 }
+
+
+class _Replay:
+    """A stand-in backend holding only the families being re-planned, in memory: the
+    same planner runs over it, so a replay means exactly what the original writes did."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, Fact] = {}
+        self.events: list[Event] = []
+        self._clocks: dict[str, Clock] = {}
+
+    def begin(self, families: Iterable[Family], scopes: Iterable[str]) -> _Replay:
+        return self
+
+    def clock(self, scope: str) -> Clock:
+        return self._clocks.get(scope, Clock(NEG_INF, NEG_INF))
+
+    def current_rows(self, family: Family) -> list[Fact]:
+        return [
+            r
+            for r in self.rows.values()
+            if (r.scope, r.subject_id, r.predicate) == family and r.expired_at == POS_INF
+        ]
+
+    def commit(self, batch: WriteBatch) -> None:
+        for row_id, at, by in batch.expire:
+            self.rows[row_id] = self.rows[row_id].model_copy(
+                update={"expired_at": at, "expired_by": by}
+            )
+        self.rows.update((row.id, row) for row in batch.insert)
+        self.events.extend(batch.events)
+        self._clocks.update(batch.clocks)
+
+    def rollback(self) -> None:
+        pass
+
+
+def replay(
+    registry: PredicateRegistry, writes: Sequence[tuple[datetime, Sequence[CandidateFact]]]
+) -> tuple[list[Fact], list[Event]]:
+    """The rows and events that ``writes`` (each a transaction time and the operations
+    written then, in time order) leave, planned from nothing. Erasing a turn re-plans
+    the families it touched from their logs without it, as if it had never been said.
+    Operations that conflict are left out, as a bulk load leaves them out.
+
+    >>> from graphmem.time.instant import to_instant
+    >>> op = CandidateFact(subject="Ann", predicate="lives_in", object="Oslo")
+    >>> writes = [(to_instant("2024-01-01T00:00:00Z"), [op])]
+    >>> rows, events = replay(PredicateRegistry.with_builtins(), writes)
+    >>> [(r.object, r.recorded_at.year) for r in rows]
+    [('Oslo', 2024)]
+    """
+    scratch = _Replay()
+    groups = [WriteGroup(tuple(ops), (), tx) for tx, ops in writes]
+    plan_write(scratch, registry, groups, lenient=True)  # type: ignore[arg-type]
+    return list(scratch.rows.values()), scratch.events
