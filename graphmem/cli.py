@@ -378,19 +378,16 @@ class Ctx:
             from graphmem.memory import Memory
             from graphmem.store import NEO4J_SCHEMES
 
-            options: dict[str, Any] = {}
-            if self.store.startswith(NEO4J_SCHEMES):
-                user = os.environ.get("GRAPHMEM_NEO4J_USER")
-                if user:
-                    options["auth"] = (user, os.environ.get("GRAPHMEM_NEO4J_PASSWORD", ""))
-            elif must_exist and not os.path.exists(self.store):
+            # A Neo4j URI is not a path; its backend reads GRAPHMEM_NEO4J_USER/PASSWORD.
+            is_path = not self.store.startswith(NEO4J_SCHEMES)
+            if is_path and must_exist and not os.path.exists(self.store):
                 raise GraphmemError(
                     f"no store at {self.store} (create one with 'graphmem load' or "
                     "'graphmem remember', or point --store / GRAPHMEM_STORE at one)"
                 )
             owner = getattr(self.args, "owner", None) or os.environ.get("GRAPHMEM_OWNER") or None
             self._memory = Memory.open(
-                self.store, tz=self.tz, embedder=self.embedder(), owner=owner, **options
+                self.store, tz=self.tz, embedder=self.embedder(), owner=owner
             )
         return self._memory
 
@@ -991,10 +988,10 @@ def cmd_push(ctx: Ctx, args: argparse.Namespace) -> int:
             f"graphmem push: error: {args.target!r} is not a Neo4j URI (bolt:// or neo4j://)"
         )
     options: dict[str, Any] = {}
-    user = args.user or os.environ.get("GRAPHMEM_NEO4J_USER")
-    if user:
-        password = args.password or os.environ.get("GRAPHMEM_NEO4J_PASSWORD", "")
-        options["auth"] = (user, password)
+    if args.user or args.password:  # otherwise the backend reads the environment
+        from graphmem.store.neo4j import env_auth
+
+        options["auth"] = env_auth(args.user, args.password)
     source = ctx.memory(must_exist=True)
     target = open_backend(args.target, **options)
     try:

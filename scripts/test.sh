@@ -27,6 +27,10 @@ bash scripts/neo4j/start.sh
 trap 'bash scripts/neo4j/stop.sh || true' EXIT
 export GRAPHMEM_NEO4J_URI="${GRAPHMEM_NEO4J_URI:-bolt://127.0.0.1:${GRAPHMEM_NEO4J_BOLT_PORT:-7687}}"
 export GRAPHMEM_NEO4J_HTTP="${GRAPHMEM_NEO4J_HTTP:-http://127.0.0.1:${GRAPHMEM_NEO4J_HTTP_PORT:-7474}}"
+# Auth is on: the launcher keeps the neo4j user's password in its state dir.
+export GRAPHMEM_NEO4J_USER="${GRAPHMEM_NEO4J_USER:-neo4j}"
+GRAPHMEM_NEO4J_PASSWORD="${GRAPHMEM_NEO4J_PASSWORD:-$(cat "${GRAPHMEM_NEO4J_DIR:-$ROOT/.neo4j}/password")}"
+export GRAPHMEM_NEO4J_PASSWORD
 
 # 4. Lint, then the suite.
 .venv/bin/ruff check graphmem loaders tests bench scripts

@@ -7,13 +7,14 @@ browser download (``playwright install``) is neither needed nor possible here.
     from tests.browser_driver import render_query_in_browser
     seen = render_query_in_browser(
         "http://127.0.0.1:7474/browser/", "neo4j://127.0.0.1:7687",
-        "MATCH p=()-->() RETURN p", "artifacts/graph.png")
+        "MATCH p=()-->() RETURN p", "artifacts/graph.png", auth=("neo4j", password))
     assert seen["node_count"] == 2 and "Alice" in seen["node_captions"]
 
 Neo4j Browser 5.x reads these URL parameters: ``dbms`` (alias ``connectURL``),
 ``db``, ``discoveryURL`` and ``preselectAuthMethod`` (NATIVE, SSO, NO_AUTH).
-With server auth disabled it connects on load and shows "Connected to Neo4j";
-otherwise the connect form is submitted with the preselected method.
+With ``auth`` the driver types the user and password into the connect form, as a person
+would (the password never goes into the URL); without it, it asks for NO_AUTH, and a
+server with auth disabled connects on load ("Connected to Neo4j").
 
 The sync Playwright API cannot run inside a running asyncio event loop (call it
 from a plain test, or from a worker thread).
@@ -115,12 +116,14 @@ def find_chromium() -> str:
     )
 
 
-def browser_url_with_params(browser_url: str, bolt_url: str, db: str | None = None) -> str:
+def browser_url_with_params(
+    browser_url: str, bolt_url: str, db: str | None = None, *, native_auth: bool = False
+) -> str:
     """Add Neo4j Browser's connection URL parameters (keeps existing ones)."""
     parts = urllib.parse.urlsplit(browser_url)
     params = dict(urllib.parse.parse_qsl(parts.query))
     params.setdefault("dbms", bolt_url)
-    params.setdefault("preselectAuthMethod", "NO_AUTH")
+    params.setdefault("preselectAuthMethod", "NATIVE" if native_auth else "NO_AUTH")
     if db:
         params.setdefault("db", db)
     return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(params)))
@@ -133,11 +136,13 @@ def render_query_in_browser(
     screenshot_path: str,
     *,
     db: str | None = None,
+    auth: tuple[str, str] | None = None,
     timeout_s: float = 60.0,
     full_page: bool = False,
     viewport: tuple[int, int] = (1400, 900),
 ) -> dict[str, Any]:
-    """Open Neo4j Browser, connect without auth, run ``cypher``, screenshot the result.
+    """Open Neo4j Browser, log in (``auth``: user and password, through the connect form;
+    None: no auth), run ``cypher``, screenshot the result.
 
     Returns what the page showed: ``node_count`` / ``relationship_count`` (rendered
     ``g.node`` / ``g.relationship`` SVG groups), ``node_captions`` and
@@ -153,7 +158,7 @@ def render_query_in_browser(
     started = time.monotonic()
     deadline = started + timeout_s
     timeout_ms = timeout_s * 1000
-    url = browser_url_with_params(browser_url, bolt_url, db)
+    url = browser_url_with_params(browser_url, bolt_url, db, native_auth=auth is not None)
     shot = Path(screenshot_path)
     shot.parent.mkdir(parents=True, exist_ok=True)
 
@@ -187,8 +192,16 @@ def render_query_in_browser(
             connect_btn = page.locator('[data-testid="connect"]')
             connected.or_(connect_btn).first.wait_for(state="visible")
             if not connected.is_visible():
+                if auth is not None:
+                    page.locator('[data-testid="username"]').fill(auth[0])
+                    page.locator('[data-testid="password"]').fill(auth[1])
                 connect_btn.click()
-                connected.wait_for(state="visible")
+                refused = page.locator('[data-testid="frame"]').get_by_text(
+                    "Neo.ClientError.Security", exact=False
+                )
+                connected.or_(refused).first.wait_for(state="visible")
+                if not connected.is_visible():
+                    raise PermissionError(f"Neo4j Browser could not log in to {bolt_url}")
 
             # Hide the usage-statistics banner (cosmetic, for full-page screenshots).
             page.evaluate(
@@ -262,13 +275,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--query", default="MATCH p=()-->() RETURN p")
     ap.add_argument("--out", default="artifacts/browser-smoke.png")
     ap.add_argument("--seed", action="store_true", help=f"first run: {SMOKE_SEED}")
+    ap.add_argument("--user", default=os.environ.get("GRAPHMEM_NEO4J_USER") or "neo4j")
+    ap.add_argument(
+        "--password-file", default=".neo4j/password", help="ignored if GRAPHMEM_NEO4J_PASSWORD"
+    )
     ns = ap.parse_args(argv)
+    password = os.environ.get("GRAPHMEM_NEO4J_PASSWORD") or Path(ns.password_file).read_text()
+    auth = (ns.user, password.strip())
     if ns.seed:
         from neo4j import GraphDatabase
 
-        with GraphDatabase.driver(ns.bolt, auth=None) as driver:
+        with GraphDatabase.driver(ns.bolt, auth=auth) as driver:
             driver.execute_query(SMOKE_SEED)
-    seen = render_query_in_browser(ns.browser, ns.bolt, ns.query, ns.out)
+    seen = render_query_in_browser(ns.browser, ns.bolt, ns.query, ns.out, auth=auth)
     print(json.dumps(seen, indent=2))
     return 0 if seen["node_count"] and not seen["error"] else 1
 

@@ -22,7 +22,6 @@ import os
 from datetime import timedelta
 
 import pytest
-from conftest import require_neo4j
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -333,12 +332,12 @@ MACHINE_SETTINGS = settings(
 
 
 @pytest.mark.parametrize("backend", ["embedded", "neo4j"])
-def test_store_agrees_with_the_reference_model(backend, tmp_path):
+def test_store_agrees_with_the_reference_model(backend, tmp_path, request):
     machine = type(f"BitemporalMachine_{backend}", (BitemporalMachine,), {})
     machine.backend = backend
     machine._tmpdir = str(tmp_path)
     if backend == "neo4j":
-        machine._neo4j_uri = require_neo4j()
+        machine._neo4j_uri = request.getfixturevalue("neo4j_db")  # wiped at teardown
     examples = MACHINE_SETTINGS.max_examples if backend == "embedded" else 15
     machine.TestCase.settings = settings(MACHINE_SETTINGS, max_examples=examples)
     machine.TestCase().runTest()

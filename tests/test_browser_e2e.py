@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import require_neo4j
+from conftest import neo4j_auth
 
 from graphmem import Memory
 from graphmem.browse import entity_history, graph_now
@@ -18,8 +18,11 @@ from graphmem.browse import entity_history, graph_now
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 
-def test_the_graph_as_it_is_now_renders_with_names(tmp_path):
-    uri = require_neo4j()
+def test_the_graph_as_it_is_now_renders_with_names(tmp_path, neo4j_db):
+    """Logs in through the Browser's connect form with the test Neo4j's password."""
+    uri = neo4j_db
+    auth = neo4j_auth()
+    assert auth is not None, "set GRAPHMEM_NEO4J_PASSWORD (scripts/test.sh does)"
     http = os.environ.get("GRAPHMEM_NEO4J_HTTP", "http://127.0.0.1:7474")
     from browser_driver import find_chromium, render_query_in_browser
 
@@ -42,7 +45,7 @@ def test_the_graph_as_it_is_now_renders_with_names(tmp_path):
 
     seen = render_query_in_browser(
         f"{http}/browser/", uri.replace("bolt://", "neo4j://"), graph_now(scope),
-        str(ARTIFACTS / "browser-graph-now.png"),
+        str(ARTIFACTS / "browser-graph-now.png"), auth=auth,
     )  # fmt: skip
     assert seen["error"] is None
     assert seen["node_count"] == 4  # Alice, Berlin, Acme, Tom: Paris is no longer true
@@ -53,6 +56,6 @@ def test_the_graph_as_it_is_now_renders_with_names(tmp_path):
 
     history = render_query_in_browser(
         f"{http}/browser/", uri.replace("bolt://", "neo4j://"), entity_history(scope, "Alice"),
-        str(ARTIFACTS / "browser-history.png"),
+        str(ARTIFACTS / "browser-history.png"), auth=auth,
     )  # fmt: skip
     assert "Paris" in history["node_captions"]  # the history keeps the superseded city

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from conftest import neo4j_auth, neo4j_env, require_neo4j
 
 DEMO_LOG = Path(str(resources.files("graphmem") / "data" / "demo_conversation.jsonl"))
 
@@ -297,9 +298,7 @@ def test_load_reports_bad_records(cli, tmp_path):
 def test_cypher_export_rebuilds_the_graph_in_neo4j(cli, tmp_path):
     """Runs the exported Cypher in a real Neo4j, inside a transaction that is rolled
     back (the test database is shared), and queries the rebuilt graph by time."""
-    uri = os.environ.get("GRAPHMEM_NEO4J_URI")
-    if not uri:
-        pytest.skip("no test Neo4j (scripts/neo4j/start.sh and GRAPHMEM_NEO4J_URI)")
+    uri = require_neo4j()
     neo4j = pytest.importorskip("neo4j")
     scope = f"export-test-{os.getpid()}-{tmp_path.name}"
     cli("--no-embed", "--scope", scope, "load", str(DEMO_LOG))
@@ -310,7 +309,10 @@ def test_cypher_export_rebuilds_the_graph_in_neo4j(cli, tmp_path):
         if s and not s.startswith(("//", "CREATE CONSTRAINT"))  # schema: not in a data tx
     ]
     facts = cli.json("--no-embed", "--scope", scope, "export", "-o", "x.jsonl")["count"]
-    with neo4j.GraphDatabase.driver(uri) as driver, driver.session() as session:
+    with (
+        neo4j.GraphDatabase.driver(uri, auth=neo4j_auth()) as driver,
+        driver.session() as session,
+    ):
         tx = session.begin_transaction()
         try:
             for statement in statements:
@@ -347,28 +349,27 @@ def test_cypher_export_rebuilds_the_graph_in_neo4j(cli, tmp_path):
     assert facts > 0
 
 
-def test_push_into_neo4j(cli, tmp_path):
+def test_push_into_neo4j(cli, tmp_path, neo4j_db):
     """``graphmem push`` copies the store into Neo4j; the Neo4j store then answers the
-    same questions through the same CLI. Its data lives in a scope of its own, removed
-    at the end (the test database is shared)."""
-    uri = os.environ.get("GRAPHMEM_NEO4J_URI")
-    if not uri:
-        pytest.skip("no test Neo4j (scripts/neo4j/start.sh and GRAPHMEM_NEO4J_URI)")
-    neo4j = pytest.importorskip("neo4j")
+    same questions through the same CLI. The password comes from GRAPHMEM_NEO4J_USER /
+    GRAPHMEM_NEO4J_PASSWORD; a wrong ``--password`` is one clear line. The test Neo4j is
+    wiped at the end (neo4j_db)."""
+    uri = neo4j_db
     scope = f"push-test-{os.getpid()}-{tmp_path.name}"
     cli("--no-embed", "--scope", scope, "load", str(DEMO_LOG))
-    try:
-        first = cli.json("--no-embed", "push", uri)
-        assert first["target"] == uri and first["report"]["rows"] > 10
-        again = cli.json("--no-embed", "push", uri)  # idempotent: nothing new to copy
-        assert again["report"]["rows"] == 0
-        answer = cli.json("--no-embed", "--scope", scope, "ask", "where do I live?",
-                          "--speaker", "Sam", "--known-at", "2024-02-20T23:00:00Z",
-                          store=False, GRAPHMEM_STORE=uri)  # fmt: skip
-        assert answer["answer"].startswith("Porto")
-    finally:
-        with neo4j.GraphDatabase.driver(uri) as driver, driver.session() as session:
-            session.run("MATCH (n {scope: $scope}) DETACH DELETE n", scope=scope).consume()
+    first = cli.json("--no-embed", "push", uri, **neo4j_env())
+    assert first["target"] == uri and first["report"]["rows"] > 10
+    again = cli.json("--no-embed", "push", uri, **neo4j_env())  # idempotent: nothing new
+    assert again["report"]["rows"] == 0
+    answer = cli.json("--no-embed", "--scope", scope, "ask", "where do I live?",
+                      "--speaker", "Sam", "--known-at", "2024-02-20T23:00:00Z",
+                      store=False, GRAPHMEM_STORE=uri, **neo4j_env())  # fmt: skip
+    assert answer["answer"].startswith("Porto")
+    wrong = "not-the-password-42"
+    line = _one_clear_line(cli("--no-embed", "push", uri, "--password", wrong, expect=1))
+    assert uri in line and "authentication failed" in line and wrong not in line
+    line = _one_clear_line(cli("--no-embed", "push", uri, expect=1))  # no password at all
+    assert "no password was given" in line and "GRAPHMEM_NEO4J_PASSWORD" in line
     line = _one_clear_line(cli("--no-embed", "push", "http://example.org", expect=2))
     assert "not a Neo4j URI" in line
 

@@ -14,7 +14,6 @@ from datetime import timedelta
 
 import numpy as np
 import pytest
-from conftest import require_neo4j
 
 from graphmem import Entity, Episode, Memory, StoreError
 from graphmem.model import text_owner
@@ -46,8 +45,9 @@ class HashEmbedder:
 
 
 @pytest.fixture
-def uri() -> str:
-    return require_neo4j()
+def uri(neo4j_db) -> str:
+    """The test Neo4j, wiped when the test ends (conftest.neo4j_db)."""
+    return neo4j_db
 
 
 @pytest.fixture

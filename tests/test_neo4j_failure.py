@@ -1,6 +1,7 @@
 """Neo4j going away in the middle of a load: a clear error, and a resume that loses and
 duplicates nothing. Runs its own Neo4j (other ports, its own folder) so that stopping
-it does not disturb the shared test instance."""
+it does not disturb the shared test instance. That Neo4j makes its own password on first
+start (no GRAPHMEM_NEO4J_PASSWORD is passed on) and keeps it across the restart."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ BOLT, HTTP = 17688, 17475
 
 
 def neo4j(command: str, state: Path) -> None:
-    env = dict(os.environ, GRAPHMEM_NEO4J_DIR=str(state), GRAPHMEM_NEO4J_BOLT_PORT=str(BOLT),
+    env = {k: v for k, v in os.environ.items() if k != "GRAPHMEM_NEO4J_PASSWORD"}
+    env.update(GRAPHMEM_NEO4J_DIR=str(state), GRAPHMEM_NEO4J_BOLT_PORT=str(BOLT),
                GRAPHMEM_NEO4J_HTTP_PORT=str(HTTP))  # fmt: skip
     done = subprocess.run(["bash", str(ROOT / "scripts" / "neo4j" / f"{command}.sh")], env=env,
                           capture_output=True, text=True, timeout=240)  # fmt: skip
@@ -49,7 +51,8 @@ def test_neo4j_stopping_mid_load_is_a_clear_error_and_resume_is_exact(tmp_path):
     uri = f"bolt://127.0.0.1:{BOLT}"
     neo4j("start", state)
     try:
-        mem = Memory.open(uri, embedder=None)
+        auth = ("neo4j", (state / "password").read_text().strip())
+        mem = Memory.open(uri, embedder=None, auth=auth)
         failure: list[BaseException] = []
 
         def loading() -> None:
@@ -70,7 +73,7 @@ def test_neo4j_stopping_mid_load_is_a_clear_error_and_resume_is_exact(tmp_path):
         assert f"127.0.0.1:{BOLT}" in str(error) and "\n" not in str(error).strip()
 
         neo4j("start", state)
-        again = Memory.open(uri, embedder=None)
+        again = Memory.open(uri, embedder=None, auth=auth)  # the same password after restart
         stored = again.stats()["episodes"]
         assert stored % 10 == 0  # whole batches only
         report = again.load(log, scope="f", batch_size=10)

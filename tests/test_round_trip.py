@@ -11,7 +11,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from conftest import require_neo4j
 
 from graphmem import Memory
 from graphmem.export import export_jsonl
@@ -113,8 +112,8 @@ def test_import_of_a_damaged_export_names_the_line(tmp_path):
 
 
 @pytest.mark.parametrize("route", ["push", "import"])
-def test_embedded_to_neo4j_reproduces_every_mode(original, route):
-    uri = require_neo4j()
+def test_embedded_to_neo4j_reproduces_every_mode(original, route, neo4j_db):
+    uri = neo4j_db
     source, stamps, expected = original
     target = Memory.open(uri, embedder=None)
     target.backend.drop_all()

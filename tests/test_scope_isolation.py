@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from conftest import require_neo4j
+from conftest import require_neo4j, wipe_neo4j
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -42,6 +42,8 @@ def shared_memory(request, tmp_path_factory):
         mem.backend.drop_all()
     yield mem
     mem.close()
+    if request.param == "neo4j":
+        wipe_neo4j(mem.backend.location)
 
 
 def tagged(tag: str, name: str) -> str:

@@ -1,8 +1,10 @@
 """The Neo4j backend: the embedded store's bitemporal rows, in a graph you can browse.
 
 Opened by ``Memory.open("bolt://host:7687")`` (or ``neo4j://``, ``neo4j+s://``...);
-``auth=("user", "password")`` or ``bolt://user:password@host:7687``, ``database=`` for a
-named database. It behaves exactly like ``EmbeddedBackend`` (the same contract tests run
+``auth=("user", "password")`` or ``bolt://user:password@host:7687``, and with neither,
+``GRAPHMEM_NEO4J_USER`` (default ``neo4j``) / ``GRAPHMEM_NEO4J_PASSWORD`` from the
+environment (``scripts/neo4j/start.sh`` keeps its password in ``.neo4j/password``);
+``database=`` for a named database. It behaves exactly like ``EmbeddedBackend`` (the same contract tests run
 on both); everything temporal is planned above it by ``graphmem.store.writes``.
 
 Data model
@@ -758,9 +760,16 @@ def _store_error(location: str, action: str, exc: BaseException) -> StoreError:
     return StoreError(f"{location}: {action} failed: {_reason(exc)}")
 
 
-def _open_failure(where: str, exc: BaseException) -> str:
+def _open_failure(where: str, exc: BaseException, *, auth_given: bool = True) -> str:
     if isinstance(exc, neo4j_errors.AuthError):
-        return f"cannot open Neo4j store {where}: authentication failed ({_reason(exc)})"
+        refused = "the user or password was refused" if auth_given else "no password was given"
+        return (
+            f"cannot open Neo4j store {where}: authentication failed ({refused}); "
+            "give the password with "
+            "auth=(user, password), bolt://user:password@host or GRAPHMEM_NEO4J_USER / "
+            "GRAPHMEM_NEO4J_PASSWORD (scripts/neo4j/start.sh keeps it in .neo4j/password) "
+            f"({_reason(exc)})"
+        )
     if isinstance(exc, neo4j_errors.ServiceUnavailable):
         return (
             f"cannot open Neo4j store {where}: no Neo4j answers there (is it running? "
@@ -779,6 +788,17 @@ def _split_userinfo(uri: str) -> tuple[str, tuple[str, str] | None]:
     userinfo, host = parts.netloc.rsplit("@", 1)
     user, _, password = userinfo.partition(":")
     return urlunsplit(parts._replace(netloc=host)), (unquote(user), unquote(password))
+
+
+def env_auth(user: str | None = None, password: str | None = None) -> tuple[str, str] | None:
+    """``(user, password)`` from the arguments, else ``GRAPHMEM_NEO4J_USER`` (default
+    ``neo4j``) / ``GRAPHMEM_NEO4J_PASSWORD``; None when no password is given anywhere and
+    no user is named (then the driver connects without auth)."""
+    user = user or os.environ.get("GRAPHMEM_NEO4J_USER") or None
+    password = password or os.environ.get("GRAPHMEM_NEO4J_PASSWORD") or None
+    if user is None and password is None:
+        return None
+    return (user or "neo4j", password or "")
 
 
 _BEGIN_ATTEMPTS = 8
@@ -816,7 +836,8 @@ class Neo4jBackend:
         }
         options.update(driver_options)
         try:
-            self._driver = neo4j.GraphDatabase.driver(uri, auth=auth or uri_auth, **options)
+            auth = auth or uri_auth or env_auth()
+            self._driver = neo4j.GraphDatabase.driver(uri, auth=auth, **options)
         except (ValueError, TypeError, neo4j_errors.ConfigurationError) as exc:
             raise StoreError(f"cannot open Neo4j store {where}: {_reason(exc)}") from None
         try:
@@ -829,7 +850,7 @@ class Neo4jBackend:
             raise
         except Exception as exc:  # noqa: BLE001 - one clear error instead of driver internals
             self._driver.close()
-            raise StoreError(_open_failure(where, exc)) from None
+            raise StoreError(_open_failure(where, exc, auth_given=bool(auth))) from None
 
     # -- plumbing ------------------------------------------------------------------------
     def _params(self, params: dict[str, Any]) -> dict[str, Any]:

@@ -6,7 +6,8 @@
 #
 # Idempotent. First use resolves the jars with Maven (cached in ~/.m2) and writes
 # scripts/neo4j/target/classpath.txt. The server runs in the background; state lives in
-# <repo>/.neo4j/ (pid file neo4j.pid, log neo4j.log, database under home/).
+# <repo>/.neo4j/ (pid file neo4j.pid, log neo4j.log, database under home/, and
+# `password`, mode 0600: the password of user neo4j, generated on first start).
 #
 # Environment (all optional):
 #   GRAPHMEM_NEO4J_BOLT_PORT      7687
@@ -15,6 +16,7 @@
 #   GRAPHMEM_NEO4J_PAGECACHE      256m   server.memory.pagecache.size
 #   GRAPHMEM_NEO4J_DIR            <repo>/.neo4j
 #   GRAPHMEM_NEO4J_START_TIMEOUT  180    seconds to wait for READY
+#   GRAPHMEM_NEO4J_PASSWORD       -      use (and keep in the password file) this password
 #   JAVA_HOME                     Java 17 or 21 (Neo4j 5.26 supports both)
 set -euo pipefail
 
@@ -23,6 +25,7 @@ ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
 STATE_DIR="${GRAPHMEM_NEO4J_DIR:-$ROOT/.neo4j}"
 HOME_DIR="$STATE_DIR/home"
 PID_FILE="$STATE_DIR/neo4j.pid"
+PASSWORD_FILE="$STATE_DIR/password"
 LOG_FILE="$STATE_DIR/neo4j.log"
 CP_FILE="$SCRIPT_DIR/target/classpath.txt"
 BOLT_PORT="${GRAPHMEM_NEO4J_BOLT_PORT:-7687}"
@@ -31,6 +34,7 @@ HEAP="${GRAPHMEM_NEO4J_HEAP:-1g}"
 TIMEOUT="${GRAPHMEM_NEO4J_START_TIMEOUT:-180}"
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 export GRAPHMEM_NEO4J_BOLT_PORT="$BOLT_PORT" GRAPHMEM_NEO4J_HTTP_PORT="$HTTP_PORT"
+export GRAPHMEM_NEO4J_PASSWORD_FILE="$PASSWORD_FILE"
 
 ready_line="READY bolt://127.0.0.1:$BOLT_PORT http://127.0.0.1:$HTTP_PORT"
 
@@ -54,6 +58,11 @@ if [[ -f "$PID_FILE" ]]; then
         fi
         if grep -qF "$ready_line" "$LOG_FILE" 2>/dev/null; then
             echo "already running (pid $pid)"
+            if [[ -n "${GRAPHMEM_NEO4J_PASSWORD:-}" && -f "$PASSWORD_FILE" ]] \
+                && [[ "$GRAPHMEM_NEO4J_PASSWORD" != "$(cat "$PASSWORD_FILE")" ]]; then
+                echo "warning: GRAPHMEM_NEO4J_PASSWORD is not the running server's password" \
+                    "($PASSWORD_FILE); it takes effect on the next start" >&2
+            fi
             echo "$ready_line"
             exit 0
         fi
@@ -121,7 +130,8 @@ while :; do
         secs=$(awk -v a="$start_ts" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
         echo "neo4j started in ${secs}s (pid $pid, log $LOG_FILE)"
         echo "$ready_line"
-        echo "browser: http://127.0.0.1:$HTTP_PORT/browser/?dbms=bolt://127.0.0.1:$BOLT_PORT&preselectAuthMethod=NO_AUTH"
+        echo "browser: http://127.0.0.1:$HTTP_PORT/browser/?dbms=neo4j://127.0.0.1:$BOLT_PORT&preselectAuthMethod=NATIVE"
+        echo "user neo4j, password: cat $PASSWORD_FILE"
         exit 0
     fi
     if ! kill -0 "$pid" 2>/dev/null; then
