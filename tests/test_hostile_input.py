@@ -245,3 +245,25 @@ def test_a_row_without_an_object_id_never_stops_the_store_opening(tmp_path):
     assert sorted(f.object for f in mem.facts("Ann", scope="s")) == ["Dune", "Oslo"]
     assert mem.erase("Ann", scope="s").rows == 2
     mem.close()
+
+
+def test_a_damaged_record_is_left_out_and_reported_never_a_failure_to_open(tmp_path):
+    path = tmp_path / "memory.db"
+    mem = Memory.open(path, embedder=None)
+    mem.add_episodes([Episode(scope="s", speaker="Ann", text="hi", timestamp="2024-01-01")])
+    mem.remember("Ann", "lives_in", "Oslo", scope="s")
+    mem.remember("Bob", "lives_in", "Rome", scope="s")
+    mem.close()
+    with sqlite3.connect(path) as db:  # as a hand edit or a damaged disk might leave it
+        db.execute("UPDATE rows SET provenance = '{not json' WHERE subject = 'Ann'")
+        db.execute("UPDATE entities SET aliases = '[' WHERE name = 'Rome'")
+        db.execute("UPDATE episodes SET timestamp = 9223372036854775807")
+
+    mem = Memory.open(path, embedder=None)
+
+    assert [f.object for f in mem.facts("Bob", scope="s")] == ["Rome"]
+    problems = mem.backend.integrity_check()
+    assert any(p.startswith("row ") and "unreadable" in p for p in problems)
+    assert any(p.startswith("entity ") for p in problems)
+    assert any(p.startswith("episode ") for p in problems)
+    mem.close()

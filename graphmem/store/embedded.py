@@ -212,6 +212,7 @@ class EmbeddedBackend:
         self._seen = -1
         self._erase_epoch = "0"
         self._data_version = -1
+        self._damaged: dict[str, str] = {}  # "row r_..." -> why it cannot be read
 
     def _meta(self, key: str) -> str:
         return self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()[0]
@@ -244,25 +245,36 @@ class EmbeddedBackend:
                 "SELECT owner_id, vector FROM embeddings WHERE changed > ?", (seen,)
             )
         }
+        # A record no graphmem wrote (a damaged or hand-edited file) is left out and
+        # reported by integrity_check: it never stops the store opening.
         for r in self._db.execute(
             f"SELECT {_ROW_COLUMNS} FROM rows WHERE changed > ? ORDER BY changed", (seen,)
         ):
-            self._index_row(_row_to_fact(r), vectors)
+            with self._unless_damaged("row", r[0]):
+                self._index_row(_row_to_fact(r), vectors)
         for r in self._db.execute(
             f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE changed > ?", (seen,)
         ):
-            self._index_episode(_episode_from_row(r), vectors)
+            with self._unless_damaged("episode", r[0]):
+                self._index_episode(_episode_from_row(r), vectors)
         for ident, scope, name, type_, aliases in self._db.execute(
             "SELECT id, scope, name, type, aliases FROM entities WHERE changed > ?", (seen,)
         ):
-            self._index_entity(
-                Entity(
-                    id=ident, scope=scope, name=name, type=type_, aliases=tuple(json.loads(aliases))
-                )
-            )
+            with self._unless_damaged("entity", ident):
+                self._index_entity(
+                    Entity(id=ident, scope=scope, name=name, type=type_,
+                           aliases=tuple(json.loads(aliases)))
+                )  # fmt: skip
         for scope, requested, assigned in self._db.execute("SELECT * FROM clock"):
             self._clocks[scope] = Clock(from_micros(requested), from_micros(assigned))
         self._seen = int(self._meta("change"))
+
+    @contextlib.contextmanager
+    def _unless_damaged(self, kind: str, ident: object) -> Iterator[None]:
+        try:
+            yield
+        except (ValueError, TypeError, OverflowError, KeyError) as exc:
+            self._damaged[f"{kind} {ident}"] = f"{type(exc).__name__}: {exc}"[:200]
 
     def _index_entity(self, entity: Entity) -> None:
         self._entities[entity.id] = entity
@@ -711,6 +723,9 @@ class EmbeddedBackend:
         problems = [r[0] for r in self._db.execute("PRAGMA integrity_check") if r[0] != "ok"]
         with self._lock:
             self._refresh()
+            problems += [
+                f"{what}: unreadable, left out ({why})" for what, why in self._damaged.items()
+            ]
             for family, ids in self._family.items():
                 rows = sorted((self._rows[i] for i in ids), key=lambda r: r.valid_from)
                 problems += _overlapping_beliefs(family, rows)
