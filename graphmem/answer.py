@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict
 from graphmem.model import Fact, TimelineEntry, normalise_name
 from graphmem.question import Reading, read_question
 from graphmem.retrieval.hybrid import Hit
+from graphmem.staleness import later_word
 from graphmem.store.protocol import RowQuery
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant
 
@@ -109,7 +110,7 @@ def ask(memory: Memory, question: str, *, scope: str, speaker: str, reference: d
                       known=False, mode="not understood", subject=reading.subject,
                       predicate=reading.predicate)  # fmt: skip
     if reading.predicate is not None:
-        return _exact(memory, question, reading, scope, reference, known_at)
+        return _exact(memory, question, reading, scope, reference, known_at, speaker)
     if _ABOUT_SAYING.search(question):
         return _fallback(memory, question, scope, reference, known_at)
     # No predicate it can answer exactly: show what search found, but do not guess.
@@ -119,7 +120,7 @@ def ask(memory: Memory, question: str, *, scope: str, speaker: str, reference: d
 
 
 def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: datetime,
-           known_at: datetime) -> Answer:  # fmt: skip
+           known_at: datetime, speaker: str) -> Answer:  # fmt: skip
     # the subject as the store knows it: "Maya K" is one of Maya's names
     subject_id = memory._canonical(scope, [r.subject or ""])[r.subject or ""][1]
     query = dict(scope=scope, subject_id=subject_id, predicate=r.predicate)
@@ -163,6 +164,18 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
         text = f"{format_instant(edge)[:10]} ({v.describe()})"
         return Answer(**base, answer=text, known=True, values=[v])
     text = ", then ".join(v.describe() for v in values)
+    if mode == "current" and known_at >= POS_INF:
+        stale = later_word(
+            memory.backend, memory.embedder, scope=scope, subject_id=subject_id,
+            subject_names=[r.subject or ""], predicate=r.predicate or "", until=reference,
+            owner=normalise_name(r.subject or "") == normalise_name(speaker),
+        )  # fmt: skip
+        if stale is not None:
+            said = format_instant(stale.timestamp)[:10]
+            return Answer(**base, known=False, answer=(
+                f"I don't know: I had {text}, but on {said} {stale.speaker} said "
+                f'"{_neutral(stale.text)}", which may have changed it.'
+            ))  # fmt: skip
     return Answer(**base, answer=text, known=True, values=values)
 
 

@@ -1,0 +1,78 @@
+"""Is an answer stale? A later turn on the same topic that stated nothing the store kept.
+
+``ask`` answers from the facts the extractor kept. When the owner later spoke about the
+same thing ("started the new job on Monday!") in words the extractor did not read, the
+kept value is probably out of date, and saying it would be a confident wrong answer.
+``later_word`` finds such a turn: said after the last write to the fact's family and no
+later than the question, by the subject (first person, for the owner) or naming them
+(for anyone else), with a clause the frame classifier (``graphmem.extraction.frames``)
+reads as stating or ending this predicate. ``ask`` then says it does not know and quotes
+the turn. Without an embedding model there is no classifier, and no check.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from functools import cache
+
+from graphmem.model import Episode, normalise_name
+from graphmem.store.protocol import Backend, RowQuery
+
+# How sure the frame classifier must be that a later clause is about the predicate
+# (chosen on the dev authors' conversations, bench/e2e_eval.py).
+TOPIC_THRESHOLD = 0.75
+_FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|our|us)\b")
+
+
+@cache
+def _reader(embedder):
+    from graphmem.extraction.frames import FrameReader
+
+    return FrameReader(embedder)
+
+
+def later_word(
+    backend: Backend,
+    embedder,
+    *,
+    scope: str,
+    subject_id: str,
+    subject_names: list[str],
+    owner: bool,
+    predicate: str,
+    until: datetime,
+) -> Episode | None:
+    """The first turn after the family's last write (up to ``until``) that speaks of
+    ``predicate`` for this subject, or None."""
+    if embedder is None:
+        return None
+    family = backend.rows(RowQuery(scope=scope, subject_id=subject_id, predicate=predicate,
+                                   include_expired=True))  # fmt: skip
+    if not family:
+        return None
+    since = max(r.recorded_at for r in family)
+    said = {r.provenance.episode_id for r in family}
+    names = [n for n in (normalise_name(x) for x in subject_names) if n]
+    reader = _reader(embedder)
+    from graphmem.extraction.frames import clause_texts
+
+    for episode in backend.episodes(scope):
+        if not since < episode.timestamp <= until or episode.id in said:
+            continue
+        if episode.role not in (None, "user"):
+            continue
+        clauses = [c for c in clause_texts(episode.text) if _about(c, owner, names)]
+        for (ranked, op), _ in zip(reader.classify(clauses), clauses, strict=True):
+            if op == "none":
+                continue
+            if any(p == predicate and prob >= TOPIC_THRESHOLD for p, prob in ranked[:1]):
+                return episode
+    return None
+
+
+def _about(clause: str, owner: bool, names: list[str]) -> bool:
+    if owner:
+        return bool(_FIRST_PERSON.search(clause))
+    words = f" {normalise_name(clause)} "
+    return any(f" {n} " in words for n in names)
