@@ -23,7 +23,7 @@ from typing import Any, Literal
 from graphmem.answer import Answer
 from graphmem.answer import ask as ask_question
 from graphmem.answer import context as build_context
-from graphmem.errors import InvalidFactError, TransientStoreError
+from graphmem.errors import InvalidFactError, InvalidTimeError, TransientStoreError
 from graphmem.extraction.secrets import contains_secret, redact
 from graphmem.history import changes as change_view
 from graphmem.history import status_of
@@ -162,7 +162,10 @@ class Memory:
                 from graphmem.time.natural import parse_when
             except ImportError:  # the natural-language module is optional at import time
                 return to_instant(value, tz=self.tz, field=field)
-            return parse_when(value, now(), tz=self.tz)
+            try:
+                return parse_when(value, now(), tz=self.tz)
+            except InvalidTimeError as exc:  # name the argument, not the parser's "when"
+                raise InvalidTimeError(f"{field}: {str(exc).removeprefix('when: ')}") from None
         return to_instant(value, tz=self.tz, field=field)
 
     # -- writes ------------------------------------------------------------------------

@@ -237,6 +237,8 @@ def test_bad_usage_and_errors_are_one_clear_line(cli):
     assert "--as-of" in line and "cannot read" in line
     line = _one_clear_line(cli("timeline", "Alice", "--known-at", "2024-13-45", expect=2))
     assert "--known-at" in line
+    line = _one_clear_line(cli("facts", "--as-of", "2024-01-01T00:00:00+25:00", expect=2))
+    assert "--as-of" in line and "UTC offset +25:00 is out of range" in line
     _one_clear_line(cli("facts", "--bogus-option", expect=2))
     _one_clear_line(cli("remember", "Alice", "lives_in", expect=2))  # missing OBJECT
     _one_clear_line(cli("correct", "Alice", "lives_in", expect=2))

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem import Episode, GraphmemError, Memory
+from graphmem.errors import InvalidTimeError
 
 FUZZ = settings(
     max_examples=int(os.environ.get("GRAPHMEM_FUZZ_EXAMPLES", "150")),
@@ -38,6 +39,8 @@ hostile_time = st.one_of(
     st.just("13/13/13"),
     st.just("yesterday"),
     st.just("-inf"),
+    st.just("2024-01-01T00:00:00+25:00"),
+    st.just("0001-01-01T00:00:00+01:00"),
     st.integers(min_value=-(10**15), max_value=10**15),
     st.floats(allow_nan=True, allow_infinity=True),
     st.just([2024, 1, 1]),
@@ -94,6 +97,13 @@ def test_reads_raise_only_documented_errors(mem, subject, as_of, known_at):
     ):
         with contextlib.suppress(GraphmemError):
             call()
+
+
+def test_an_offset_past_24_hours_is_an_error_naming_the_argument(mem):
+    with pytest.raises(InvalidTimeError, match=r"^as_of: .*UTC offset \+25:00 is out of range"):
+        mem.facts("Alice", as_of="2024-01-01T00:00:00+25:00", scope="fuzz")
+    with pytest.raises(InvalidTimeError, match=r"^valid_from: .*UTC offset -25:00"):
+        mem.remember("Alice", "hobby", "chess", valid_from="2024-01-01T00:00-25:00", scope="fuzz")
 
 
 @FUZZ
