@@ -44,7 +44,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from graphmem.errors import GraphmemError, InvalidTimeError
+from graphmem.errors import GraphmemError, InvalidStoreError, InvalidTimeError
 from graphmem.model import DEFAULT_SCOPE, Fact
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant, now
 
@@ -301,6 +301,13 @@ class Ctx:
         explicit = getattr(args, "store", None)
         self.store_given = explicit is not None
         self.store = explicit or os.environ.get("GRAPHMEM_STORE") or DEFAULT_STORE
+        from graphmem.store import neo4j_uri
+
+        try:  # once, here: every verb then sees a file path or a lower-case Neo4j URI
+            self.store = neo4j_uri(self.store) or self.store
+        except InvalidStoreError as exc:
+            flag = "--store" if self.store_given else "GRAPHMEM_STORE"
+            raise UsageError(f"graphmem: error: {flag}: {exc}") from None
         self.no_embed = bool(getattr(args, "no_embed", False)) or (
             os.environ.get("GRAPHMEM_EMBEDDER", "").lower() in ("none", "off", "0")
         )
@@ -970,19 +977,22 @@ def cmd_push(ctx: Ctx, args: argparse.Namespace) -> int:
         from graphmem.store.push import push
     except ImportError as exc:
         raise GraphmemError(f"push is not available in this installation ({exc})") from None
-    from graphmem.store import NEO4J_SCHEMES, open_backend
+    from graphmem.store import NEO4J_SCHEMES, neo4j_uri, open_backend
 
-    if not args.target.startswith(NEO4J_SCHEMES):
-        raise UsageError(
-            f"graphmem push: error: {args.target!r} is not a Neo4j URI (bolt:// or neo4j://)"
-        )
+    try:
+        uri = neo4j_uri(args.target)
+    except InvalidStoreError as exc:
+        raise UsageError(f"graphmem push: error: {exc}") from None
+    if uri is None:
+        schemes = ", ".join(NEO4J_SCHEMES)
+        raise UsageError(f"graphmem push: error: {args.target!r} is not a Neo4j URI ({schemes})")
     options: dict[str, Any] = {}
     user = args.user or os.environ.get("GRAPHMEM_NEO4J_USER")
     if user:
         password = args.password or os.environ.get("GRAPHMEM_NEO4J_PASSWORD", "")
         options["auth"] = (user, password)
     source = ctx.memory(must_exist=True)
-    target = open_backend(args.target, **options)
+    target = open_backend(uri, **options)
     try:
         report = push(source.backend, target)
     finally:

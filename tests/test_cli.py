@@ -381,3 +381,28 @@ def test_a_timeline_picture_draws_dollar_signs_as_text(cli, tmp_path):
     picture = tmp_path / "t.png"
     cli("--no-embed", "timeline", "Alice", "--output", str(picture))
     assert picture.stat().st_size > 1000
+
+
+def test_a_store_url_is_neo4j_in_any_case_and_any_other_url_is_refused(cli, tmp_path):
+    from graphmem import Memory
+    from graphmem.errors import InvalidStoreError
+    from graphmem.store import neo4j_uri
+
+    assert neo4j_uri("BOLT://127.0.0.1:7687") == "bolt://127.0.0.1:7687"
+    assert neo4j_uri("Neo4j+SSC://db.example:7687/x") == "neo4j+ssc://db.example:7687/x"
+    assert neo4j_uri(tmp_path / "memory.db") is None
+    with pytest.raises(InvalidStoreError, match="http:// is not a store"):
+        Memory.open("http://example.com/m.db")
+    for url in ("http://example.com/m.db", "HTTPS://example.com", "file:///tmp/m.db", "s3://b/k"):
+        line = _one_clear_line(cli("--no-embed", "stats", store=False, expect=2,
+                                   GRAPHMEM_STORE=url))  # fmt: skip
+        assert "GRAPHMEM_STORE" in line and "bolt://" in line and "neo4j+s://" in line
+        line = _one_clear_line(cli("--no-embed", "--store", url, "remember", "A", "hobby", "x",
+                                   store=False, expect=2))  # fmt: skip
+        assert "--store" in line and url.split("://")[0].lower() + "://" in line
+    line = _one_clear_line(cli("push", "https://example.com", expect=2))
+    assert "bolt://" in line
+    # an upper-case Neo4j scheme is Neo4j (here unreachable: an error), never a file
+    _one_clear_line(cli("--no-embed", "--store", "BOLT://127.0.0.1:1", "stats",
+                        store=False, expect=1))  # fmt: skip
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
