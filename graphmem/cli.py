@@ -1022,15 +1022,19 @@ def _plain(value: Any) -> Any:
 
 def cmd_stats(ctx: Ctx, args: argparse.Namespace) -> int:
     memory = ctx.memory(must_exist=True)
-    stats = dict(memory.stats())
-    scopes = memory.backend.scopes()
+    # --scope (or GRAPHMEM_SCOPE) given: that scope alone, no other scope's name or counts
+    explicit = getattr(args, "scope", None) or os.environ.get("GRAPHMEM_SCOPE")
+    stats = dict(memory.stats(scope=explicit or None))
     if ctx.json:
-        ctx.emit({"store": ctx.store, "scopes": scopes, **stats})
+        listed = {"scope": explicit} if explicit else {"scopes": memory.backend.scopes()}
+        ctx.emit({"store": ctx.store, **listed, **stats})
         return EXIT_OK
-    table = _table(f"store {ctx.store}", "what", "count")
+    title = f"store {ctx.store}" + (f", scope {explicit}" if explicit else "")
+    table = _table(title, "what", "count")
     for key, value in stats.items():
         table.add_row(key, str(value))
-    table.add_row("scopes", ", ".join(scopes) or "-")
+    if not explicit:
+        table.add_row("scopes", ", ".join(memory.backend.scopes()) or "-")
     ctx.out.print(table)
     return EXIT_OK
 

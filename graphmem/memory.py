@@ -518,8 +518,11 @@ class Memory:
     def entities(self, *, scope: str = DEFAULT_SCOPE) -> list[Entity]:
         return self.backend.entities(scope)
 
-    def stats(self) -> dict[str, int]:
-        return self.backend.stats()
+    def stats(self, *, scope: str | None = None) -> dict[str, int]:
+        """What the store holds; with ``scope``, what that scope holds (its rows, current
+        rows, entities, episodes and events; store-wide figures are left out)."""
+        _check_text(scope, "scope", optional=True)
+        return self.backend.stats(scope)
 
     def load(
         self,

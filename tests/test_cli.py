@@ -406,3 +406,25 @@ def test_a_store_url_is_neo4j_in_any_case_and_any_other_url_is_refused(cli, tmp_
     _one_clear_line(cli("--no-embed", "--store", "BOLT://127.0.0.1:1", "stats",
                         store=False, expect=1))  # fmt: skip
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("backend", ["embedded", "neo4j"])
+def test_stats_of_a_scope_name_no_other_scope(cli, tmp_path, backend):
+    store = str(tmp_path / "s.db")
+    if backend == "neo4j":
+        store = os.environ.get("GRAPHMEM_NEO4J_URI", "")
+        if not store:
+            pytest.skip("no test Neo4j (scripts/neo4j/start.sh and GRAPHMEM_NEO4J_URI)")
+    mine, other = f"stats-mine-{os.getpid()}", f"stats-other-{os.getpid()}"
+    run = lambda *a, **kw: cli("--no-embed", "--store", store, *a, store=False, **kw)  # noqa: E731
+    run("--scope", mine, "remember", "Ann", "hobby", "chess")
+    run("--scope", other, "remember", "Bob", "hobby", "golf")
+    run("--scope", other, "remember", "Bob", "hobby", "judo")
+    shown = json.loads(run("--scope", mine, "stats", "--json").stdout)
+    assert shown["scope"] == mine and "scopes" not in shown
+    assert (shown["rows"], shown["entities"], shown["events"]) == (1, 2, 1)
+    table = run("stats", "--scope", mine).stdout
+    assert mine in table and other not in table
+    assert other in run("stats", GRAPHMEM_SCOPE=other).stdout
+    everything = json.loads(run("stats", "--json").stdout)  # no scope given: the whole store
+    assert {mine, other} <= set(everything["scopes"]) and everything["rows"] >= 3

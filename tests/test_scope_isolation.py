@@ -125,3 +125,16 @@ def test_a_unit_separator_in_a_scope_or_session_cannot_merge_two_scopes_turns():
     one = Episode(scope="a\x1fb", session="c", **turn)
     other = Episode(scope="a", session="b\x1fc", **turn)
     assert one.id != other.id
+
+
+def test_stats_of_a_scope_count_that_scope_alone(memory):
+    memory.add_episodes([Episode(scope="st-two", speaker="Ann", text="hi",
+                                 timestamp="2024-01-01T00:00:00Z")])  # fmt: skip
+    for scope, city in (("st-one", "Oslo"), ("st-two", "Rome"), ("st-two", "Pisa")):
+        memory.remember("Ann", "visited", city, valid_from="2020-01-01", scope=scope)
+    memory.supersede("Ann", "lives_in", "Oslo", since="2021-01-01", scope="st-one")
+    one, two, whole = memory.stats(scope="st-one"), memory.stats(scope="st-two"), memory.stats()
+    assert one == {"rows": 2, "current_rows": 2, "entities": 2, "episodes": 0, "events": 2}
+    assert two == {"rows": 2, "current_rows": 2, "entities": 3, "episodes": 1, "events": 2}
+    assert memory.stats(scope="st-none") == dict.fromkeys(one, 0)
+    assert {k: whole[k] for k in one} == {k: one[k] + two[k] for k in one}
