@@ -297,6 +297,8 @@ class Ctx:
         self.scope = (
             getattr(args, "scope", None) or os.environ.get("GRAPHMEM_SCOPE") or DEFAULT_SCOPE
         )
+        if getattr(args, "scope", None) is not None and not args.scope.strip():
+            raise UsageError("graphmem: error: --scope must not be empty or blank")
         self.tz = getattr(args, "tz", None) or os.environ.get("GRAPHMEM_TZ") or None
         explicit = getattr(args, "store", None)
         self.store_given = explicit is not None

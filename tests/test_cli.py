@@ -243,6 +243,8 @@ def test_bad_usage_and_errors_are_one_clear_line(cli):
     _one_clear_line(cli("remember", "Alice", "lives_in", expect=2))  # missing OBJECT
     _one_clear_line(cli("correct", "Alice", "lives_in", expect=2))
     _one_clear_line(cli("search", "x", "-k", "0", expect=2))
+    assert "-k must be at least 1" in _one_clear_line(cli("search", "x", "-k", "-1", expect=2))
+    assert "--scope must not be empty" in _one_clear_line(cli("facts", "--scope", " ", expect=2))
 
     line = _one_clear_line(cli("--no-embed", "remember", "Alice", "lives_on", "Mars", expect=1))
     assert "unknown predicate 'lives_on'" in line

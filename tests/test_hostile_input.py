@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import os
 
@@ -13,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem import Episode, GraphmemError, Memory
-from graphmem.errors import InvalidTimeError
+from graphmem.errors import InvalidFactError, InvalidTimeError
 
 FUZZ = settings(
     max_examples=int(os.environ.get("GRAPHMEM_FUZZ_EXAMPLES", "150")),
@@ -97,6 +98,60 @@ def test_reads_raise_only_documented_errors(mem, subject, as_of, known_at):
     ):
         with contextlib.suppress(GraphmemError):
             call()
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, True, "3", None])
+def test_counts_and_budgets_are_positive_integers(mem, tmp_path, bad):
+    log = tmp_path / "chat.jsonl"
+    log.write_text('{"speaker": "Ann", "text": "hi", "timestamp": "2024-01-01T00:00:00Z"}\n')
+    for field, call in (
+        ("k", lambda: mem.search("Paris", k=bad, scope="fuzz")),
+        ("budget_tokens", lambda: mem.context("Paris?", budget_tokens=bad, scope="fuzz")),
+        ("batch_size", lambda: mem.load(log, batch_size=bad, scope="fuzz")),
+    ):
+        with pytest.raises(InvalidFactError, match=f"^{field} must be a positive integer"):
+            call()
+    assert mem.stats(scope="fuzz")["episodes"] == 0
+
+
+# Every public Memory method that takes scope=, called with the scope given.
+SCOPED_CALLS = {
+    "alias": lambda m, s, log: m.alias("Ann", "Annie", scope=s),
+    "remember": lambda m, s, log: m.remember("Ann", "hobby", "chess", scope=s),
+    "supersede": lambda m, s, log: m.supersede("Ann", "lives_in", "Oslo", scope=s),
+    "retract": lambda m, s, log: m.retract("Alice", "lives_in", scope=s),
+    "correct": lambda m, s, log: m.correct("Alice", "lives_in", wrong="Paris", scope=s),
+    "erase": lambda m, s, log: m.erase("Alice", scope=s),
+    "facts": lambda m, s, log: m.facts("Alice", scope=s),
+    "timeline": lambda m, s, log: m.timeline("Alice", scope=s),
+    "history": lambda m, s, log: m.history("Alice", scope=s),
+    "changes": lambda m, s, log: m.changes("2000-01-01", scope=s),
+    "entities": lambda m, s, log: m.entities(scope=s),
+    "stats": lambda m, s, log: m.stats(scope=s),
+    "load": lambda m, s, log: m.load(log, scope=s),
+    "search": lambda m, s, log: m.search("Paris", scope=s),
+    "ask": lambda m, s, log: m.ask("where does Alice live?", scope=s),
+    "context": lambda m, s, log: m.context("Alice?", scope=s),
+}
+
+
+@pytest.mark.parametrize("scope", ["", "   ", "\t\n"])
+def test_an_empty_or_blank_scope_is_refused_by_every_method(mem, tmp_path, scope):
+    takes_scope = {
+        name
+        for name, method in inspect.getmembers(Memory, inspect.isfunction)
+        if not name.startswith("_") and "scope" in inspect.signature(method).parameters
+    }
+    assert takes_scope == set(SCOPED_CALLS)
+    log = tmp_path / "chat.jsonl"
+    log.write_text('{"speaker": "Ann", "text": "hi", "timestamp": "2024-01-01T00:00:00Z"}\n')
+    before = tuple(mem.stats()[k] for k in ("rows", "events", "episodes", "entities"))
+    for name, call in SCOPED_CALLS.items():
+        with pytest.raises(InvalidFactError, match="scope must not be empty or blank"):
+            call(mem, scope, log)
+        assert tuple(mem.stats()[k] for k in ("rows", "events", "episodes", "entities")) == (
+            before
+        ), name
 
 
 def test_an_offset_past_24_hours_is_an_error_naming_the_argument(mem):
