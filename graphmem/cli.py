@@ -563,9 +563,14 @@ def cmd_load(ctx: Ctx, args: argparse.Namespace) -> int:
             )
             progress.update(task, total=report.records, completed=report.records)
             reports.append(report)
+    # Without --skip-bad a record left out (a fact the store refused) fails the command.
+    refused = 0 if args.skip_bad else sum(len(r.errors) for r in reports)
+    status = EXIT_ERROR if refused else EXIT_OK
     if ctx.json:
         ctx.emit([{**asdict(r), "turns_per_second": r.turns_per_second} for r in reports])
-        return EXIT_OK
+        if refused:
+            sys.stderr.write(f"graphmem: error: {refused} record(s) not stored (see errors)\n")
+        return status
     table = _table(
         f"loaded into {ctx.store} (scope {ctx.scope})",
         "file",
@@ -590,12 +595,20 @@ def cmd_load(ctx: Ctx, args: argparse.Namespace) -> int:
             f"{r.seconds:.2f}",
         )
     ctx.out.print(table)
+    label = "error" if refused else "skipped"
     for r in reports:
         for error in r.errors[:10]:
-            ctx.err.print(f"[yellow]skipped:[/] {_shown(error)}", markup=True, soft_wrap=True)
+            ctx.err.print(f"[yellow]{label}:[/] {_shown(error)}", markup=True, soft_wrap=True)
         if len(r.errors) > 10:
-            ctx.err.print(f"[yellow]... and {len(r.errors) - 10} more skipped records[/]")
-    return EXIT_OK
+            ctx.err.print(f"[yellow]... and {len(r.errors) - 10} more records not stored[/]")
+    if refused:
+        ctx.err.print(
+            f"graphmem: error: {refused} record(s) not stored (listed above), the rest is "
+            "loaded; fix them and load again: what is already stored is not written twice",
+            markup=False,
+            soft_wrap=True,
+        )
+    return status
 
 
 def _extractor(name: str) -> Any:

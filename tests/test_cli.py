@@ -280,6 +280,29 @@ def test_load_reports_bad_records(cli, tmp_path):
     assert cli.json("--no-embed", "facts", "Zoe")[0]["object"] == "Oslo"
 
 
+def test_load_of_a_facts_file_fails_naming_each_row_the_store_refused(cli, tmp_path):
+    facts = tmp_path / "facts.csv"
+    facts.write_text(
+        "subject,predicate,object,valid_from\n"
+        "Ann,lives_in,Oslo,2020-01-01\n"
+        "Ann,lives_on,Mars,2020-01-01\n"  # an unknown predicate
+        "Ann,lives_in,Rome,2020-01-01\n"  # a second city at the same time
+        "Ann,hobby,chess,\n"
+    )
+    proc = cli("--no-embed", "load", str(facts), expect=1)
+    assert "Traceback" not in proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 2
+    assert "facts.csv:3: fact not stored: unknown predicate 'lives_on'" in errors[0]
+    assert "facts.csv:4: fact not stored: Ann lives_in: 'Rome'" in errors[1]
+    assert "graphmem: error: 2 record(s) not stored" in proc.stderr.splitlines()[-1]
+    assert sorted(f["object"] for f in cli.json("--no-embed", "facts", "Ann")) == ["Oslo", "chess"]
+    # --skip-bad: report them and go on; loading again writes nothing twice
+    report = cli.json("--no-embed", "load", str(facts), "--skip-bad")
+    assert [e.split(": ")[0] for e in report[0]["errors"]] == [f"{facts}:3", f"{facts}:4"]
+    assert report[0]["facts_written"] == 0
+
+
 def test_cypher_export_rebuilds_the_graph_in_neo4j(cli, tmp_path):
     """Runs the exported Cypher in a real Neo4j, inside a transaction that is rolled
     back (the test database is shared), and queries the rebuilt graph by time."""

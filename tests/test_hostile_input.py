@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem import Episode, GraphmemError, Memory
-from graphmem.errors import InvalidFactError, InvalidTimeError
+from graphmem.errors import InvalidFactError, InvalidTimeError, LoadError
 
 FUZZ = settings(
     max_examples=int(os.environ.get("GRAPHMEM_FUZZ_EXAMPLES", "150")),
@@ -230,6 +230,57 @@ def test_a_bad_record_in_a_batch_leaves_nothing_of_that_batch(tmp_path):
     assert mem.stats()["episodes"] == 0 and mem.stats()["rows"] == 0
     report = mem.load(log, scope="b", batch_size=10, skip_bad=True)
     assert report.episodes_added == 3 and len(report.errors) == 1 and ":3" in report.errors[0]
+
+
+def test_a_load_stopped_by_a_bad_record_says_what_is_stored_and_what_is_not(tmp_path):
+    log = tmp_path / "log.jsonl"
+    turn = {"session": "s", "speaker": "alice", "role": "user"}
+    at = [f"2024-01-01T{i // 60:02d}:{i % 60:02d}:00Z" for i in range(302)]  # one a minute
+    lines = [json.dumps(dict(turn, text=f"turn {i}", timestamp=t)) for i, t in enumerate(at)]
+    good, lines[300] = lines[300], '{"session": "s", "speaker": "alice", "text": "no time"}'
+    log.write_text("\n".join(lines) + "\n")
+    mem = Memory.open(tmp_path / "m.db", embedder=None)
+    with pytest.raises(LoadError) as stopped:
+        mem.load(log, scope="b", batch_size=256, extractor=None)
+    message = str(stopped.value)
+    assert message.startswith(f"{log}:301: no timestamp")
+    assert "the 256 record(s) up to line 256 are stored (256 new turn(s), 0 fact row(s))" in message
+    assert "nothing from line 257 on was stored" in message
+    assert message.endswith("fix line 301 and load again: turns already stored are skipped")
+    assert (stopped.value.path, stopped.value.line) == (str(log), 301)
+    assert mem.stats()["episodes"] == 256
+    lines[300] = good
+    log.write_text("\n".join(lines) + "\n")
+    again = mem.load(log, scope="b", batch_size=256, extractor=None)
+    assert (again.episodes_skipped, again.episodes_added) == (256, 46)
+
+    with pytest.raises(LoadError, match="this load stored nothing of the file; fix line 2"):
+        log.write_text(lines[0] + "\n" + '{"speaker": "alice", "text": "x"}\n')
+        mem.load(log, scope="c", extractor=None)
+
+
+def test_facts_the_store_refuses_are_errors_naming_file_and_line(tmp_path):
+    facts = tmp_path / "facts.jsonl"
+    rows = [
+        {"subject": "Ann", "predicate": "lives_in", "object": "Oslo", "valid_from": "2020-01-01"},
+        {"subject": "Ann", "predicate": "lives_on", "object": "Mars"},
+        {"subject": "Ann", "predicate": "lives_in", "object": "Rome", "valid_from": "2021-01-01"},
+        {"subject": "Ann", "predicate": "hobby", "object": "my password is hunter2xyz"},
+        {"subject": "Ann", "predicate": "hobby", "object": "chess"},
+    ]
+    facts.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    mem = Memory.open(tmp_path / "m.db", embedder=None)
+    report = mem.load(facts, scope="f")
+    assert [e.split(": ", 2)[:2] for e in report.errors] == [
+        [f"{facts}:2", "fact not stored"],
+        [f"{facts}:3", "fact not stored"],
+        [f"{facts}:4", "fact not stored"],
+    ]
+    assert "unknown predicate 'lives_on'" in report.errors[0]
+    assert "'Rome'" in report.errors[1] and "overlaps 'Oslo'" in report.errors[1]
+    assert "looks like a secret" in report.errors[2] and "hunter2" not in report.errors[2]
+    assert (report.facts_written, report.conflicts_skipped) == (2, 0)
+    assert sorted(f.object for f in mem.facts("Ann", scope="f")) == ["Oslo", "chess"]
 
 
 @pytest.mark.parametrize(
