@@ -556,7 +556,8 @@ class Memory:
 
         Every turn becomes an episode; the extractor (default: the offline rule-based
         one; ``None`` for none) turns statements into facts. Loading is idempotent and
-        commits in batches of ``batch_size`` records.
+        commits in batches of ``batch_size`` records. A fact record the store refuses (an
+        unknown predicate, a conflicting value) is left out and named in the report's ``errors``.
 
         >>> report = mem.load("chat.jsonl", scope="alice")  # doctest: +SKIP
         >>> report.episodes_added  # doctest: +SKIP
