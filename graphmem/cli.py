@@ -996,8 +996,8 @@ def cmd_push(ctx: Ctx, args: argparse.Namespace) -> int:
 
     try:
         uri = neo4j_uri(args.target)
-    except InvalidStoreError as exc:
-        raise UsageError(f"graphmem push: error: {exc}") from None
+    except InvalidStoreError:  # another URL: as wrong here as a file path
+        uri = None
     if uri is None:
         schemes = ", ".join(NEO4J_SCHEMES)
         raise UsageError(f"graphmem push: error: {args.target!r} is not a Neo4j URI ({schemes})")
@@ -1040,16 +1040,17 @@ def cmd_stats(ctx: Ctx, args: argparse.Namespace) -> int:
     # --scope (or GRAPHMEM_SCOPE) given: that scope alone, no other scope's name or counts
     explicit = getattr(args, "scope", None) or os.environ.get("GRAPHMEM_SCOPE")
     stats = dict(memory.stats(scope=explicit or None))
+    scopes = memory.backend.scopes()
+    if explicit:
+        scopes = [s for s in scopes if s == explicit]
     if ctx.json:
-        listed = {"scope": explicit} if explicit else {"scopes": memory.backend.scopes()}
-        ctx.emit({"store": ctx.store, **listed, **stats})
+        ctx.emit({"store": ctx.store, "scopes": scopes, **stats})
         return EXIT_OK
     title = f"store {ctx.store}" + (f", scope {explicit}" if explicit else "")
     table = _table(title, "what", "count")
     for key, value in stats.items():
         table.add_row(key, str(value))
-    if not explicit:
-        table.add_row("scopes", ", ".join(memory.backend.scopes()) or "-")
+    table.add_row("scopes", ", ".join(scopes) or "-")
     ctx.out.print(table)
     return EXIT_OK
 

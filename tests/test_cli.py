@@ -446,7 +446,7 @@ def test_stats_of_a_scope_name_no_other_scope(cli, tmp_path, backend):
     run("--scope", other, "remember", "Bob", "hobby", "golf")
     run("--scope", other, "remember", "Bob", "hobby", "judo")
     shown = json.loads(run("--scope", mine, "stats", "--json").stdout)
-    assert shown["scope"] == mine and "scopes" not in shown
+    assert shown["scopes"] == [mine]
     assert (shown["rows"], shown["entities"], shown["events"]) == (1, 2, 1)
     table = run("stats", "--scope", mine).stdout
     assert mine in table and other not in table
