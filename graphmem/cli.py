@@ -44,7 +44,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from graphmem.errors import GraphmemError, InvalidTimeError
+from graphmem.errors import GraphmemError, InvalidStoreError, InvalidTimeError
 from graphmem.model import DEFAULT_SCOPE, Fact
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant, now
 
@@ -300,10 +300,19 @@ class Ctx:
         self.scope = (
             getattr(args, "scope", None) or os.environ.get("GRAPHMEM_SCOPE") or DEFAULT_SCOPE
         )
+        if getattr(args, "scope", None) is not None and not args.scope.strip():
+            raise UsageError("graphmem: error: --scope must not be empty or blank")
         self.tz = getattr(args, "tz", None) or os.environ.get("GRAPHMEM_TZ") or None
         explicit = getattr(args, "store", None)
         self.store_given = explicit is not None
         self.store = explicit or os.environ.get("GRAPHMEM_STORE") or DEFAULT_STORE
+        from graphmem.store import neo4j_uri
+
+        try:  # once, here: every verb then sees a file path or a lower-case Neo4j URI
+            self.store = neo4j_uri(self.store) or self.store
+        except InvalidStoreError as exc:
+            flag = "--store" if self.store_given else "GRAPHMEM_STORE"
+            raise UsageError(f"graphmem: error: {flag}: {exc}") from None
         self.no_embed = bool(getattr(args, "no_embed", False)) or (
             os.environ.get("GRAPHMEM_EMBEDDER", "").lower() in ("none", "off", "0")
         )
@@ -554,9 +563,14 @@ def cmd_load(ctx: Ctx, args: argparse.Namespace) -> int:
             )
             progress.update(task, total=report.records, completed=report.records)
             reports.append(report)
+    # Without --skip-bad a record left out (a fact the store refused) fails the command.
+    refused = 0 if args.skip_bad else sum(len(r.errors) for r in reports)
+    status = EXIT_ERROR if refused else EXIT_OK
     if ctx.json:
         ctx.emit([{**asdict(r), "turns_per_second": r.turns_per_second} for r in reports])
-        return EXIT_OK
+        if refused:
+            sys.stderr.write(f"graphmem: error: {refused} record(s) not stored (see errors)\n")
+        return status
     table = _table(
         f"loaded into {ctx.store} (scope {ctx.scope})",
         "file",
@@ -581,12 +595,20 @@ def cmd_load(ctx: Ctx, args: argparse.Namespace) -> int:
             f"{r.seconds:.2f}",
         )
     ctx.out.print(table)
+    label = "error" if refused else "skipped"
     for r in reports:
         for error in r.errors[:10]:
-            ctx.err.print(f"[yellow]skipped:[/] {_shown(error)}", markup=True, soft_wrap=True)
+            ctx.err.print(f"[yellow]{label}:[/] {_shown(error)}", markup=True, soft_wrap=True)
         if len(r.errors) > 10:
-            ctx.err.print(f"[yellow]... and {len(r.errors) - 10} more skipped records[/]")
-    return EXIT_OK
+            ctx.err.print(f"[yellow]... and {len(r.errors) - 10} more records not stored[/]")
+    if refused:
+        ctx.err.print(
+            f"graphmem: error: {refused} record(s) not stored (listed above), the rest is "
+            "loaded; fix them and load again: what is already stored is not written twice",
+            markup=False,
+            soft_wrap=True,
+        )
+    return status
 
 
 def _extractor(name: str) -> Any:
@@ -981,19 +1003,22 @@ def cmd_push(ctx: Ctx, args: argparse.Namespace) -> int:
         from graphmem.store.push import push
     except ImportError as exc:
         raise GraphmemError(f"push is not available in this installation ({exc})") from None
-    from graphmem.store import NEO4J_SCHEMES, open_backend
+    from graphmem.store import NEO4J_SCHEMES, neo4j_uri, open_backend
 
-    if not args.target.startswith(NEO4J_SCHEMES):
-        raise UsageError(
-            f"graphmem push: error: {args.target!r} is not a Neo4j URI (bolt:// or neo4j://)"
-        )
+    try:
+        uri = neo4j_uri(args.target)
+    except InvalidStoreError:  # another URL: as wrong here as a file path
+        uri = None
+    if uri is None:
+        schemes = ", ".join(NEO4J_SCHEMES)
+        raise UsageError(f"graphmem push: error: {args.target!r} is not a Neo4j URI ({schemes})")
     options: dict[str, Any] = {}
     if args.user or args.password:  # otherwise the backend reads the environment
         from graphmem.store.neo4j import env_auth
 
         options["auth"] = env_auth(args.user, args.password)
     source = ctx.memory(must_exist=True)
-    target = open_backend(args.target, **options)
+    target = open_backend(uri, **options)
     try:
         report = push(source.backend, target)
     finally:
@@ -1023,12 +1048,17 @@ def _plain(value: Any) -> Any:
 
 def cmd_stats(ctx: Ctx, args: argparse.Namespace) -> int:
     memory = ctx.memory(must_exist=True)
-    stats = dict(memory.stats())
+    # --scope (or GRAPHMEM_SCOPE) given: that scope alone, no other scope's name or counts
+    explicit = getattr(args, "scope", None) or os.environ.get("GRAPHMEM_SCOPE")
+    stats = dict(memory.stats(scope=explicit or None))
     scopes = memory.backend.scopes()
+    if explicit:
+        scopes = [s for s in scopes if s == explicit]
     if ctx.json:
         ctx.emit({"store": ctx.store, "scopes": scopes, **stats})
         return EXIT_OK
-    table = _table(f"store {ctx.store}", "what", "count")
+    title = f"store {ctx.store}" + (f", scope {explicit}" if explicit else "")
+    table = _table(title, "what", "count")
     for key, value in stats.items():
         table.add_row(key, str(value))
     table.add_row("scopes", ", ".join(scopes) or "-")

@@ -34,6 +34,10 @@ class StoreError(GraphmemError):
     """The store cannot be opened or reached, or its file is damaged."""
 
 
+class InvalidStoreError(StoreError, ValueError):
+    """A store string is a URL of a scheme graphmem does not open (``http://``...)."""
+
+
 class TransientStoreError(StoreError):
     """A write failed on a transient error (a lock timeout, a leader switch) and was rolled
     back whole; retrying may succeed. ``Memory`` retries such writes a few times."""

@@ -10,6 +10,12 @@ The pipeline for one file:
    store operations (an open-ended statement of a functional fact supersedes);
 5. every ``batch_size`` records become one transaction, each turn recorded at its own
    timestamp. A batch is written whole or not at all.
+
+A record given as a fact (a facts file's row) that the store refuses (an unknown
+predicate, a conflict with what is known or with an earlier row, a secret) is not stored
+and is reported in ``LoadReport.errors`` as ``path:line: reason``; the rest is loaded. A
+malformed record stops the load (unless ``skip_bad``): the error then says which records
+are stored and from which line on nothing is.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.errors import ConflictError, InvalidFactError, LoadError, TransactionTimeError
 from graphmem.extraction.rules import speaks_for_user
-from graphmem.extraction.secrets import find_secrets, redact
+from graphmem.extraction.secrets import contains_secret, find_secrets, redact
 from graphmem.model import CandidateFact, Episode, normalise_name
 from graphmem.store.writes import WriteGroup, as_operation
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant
@@ -147,25 +153,70 @@ def load(
     original = memory._embedder
     if timed is not None:
         memory._embedder = timed
+    batch: list[Record] = []
+    stored_to: int | None = None  # the line of the last record of the last batch written
+
+    def commit() -> None:
+        nonlocal batch, stored_to
+        _write_batch(memory, batch, extractor, report, skip_bad)
+        report.records += len(batch)
+        stored_to = batch[-1].line
+        if progress:
+            progress(len(batch))
+        batch = []
+
     try:
-        batch: list[Record] = []
         for record in records:
             batch.append(record)
             if len(batch) >= batch_size:
-                _write_batch(memory, batch, extractor, report, skip_bad)
-                if progress:
-                    progress(len(batch))
-                batch = []
+                commit()
         if batch:
-            _write_batch(memory, batch, extractor, report, skip_bad)
-            if progress:
-                progress(len(batch))
+            commit()
+    except LoadError as exc:
+        unstored = batch[0].line if batch else exc.line
+        raise _stopped(exc, report, stored_to, unstored, errors) from exc
     finally:
         memory._embedder = original
     report.errors = [str(e) for e in errors] + report.errors
     report.seconds = time.perf_counter() - started
     report.embedding_seconds = timed.seconds if timed is not None else 0.0
     return report
+
+
+def _stopped(
+    exc: LoadError,
+    report: LoadReport,
+    stored_to: int | None,
+    unstored: int | None,
+    errors: list[LoadError],
+) -> LoadError:
+    """The load's error, saying exactly what this load stored and what it did not (the
+    batch being read or written when it stopped is not stored), so the user knows that
+    loading the fixed file again is safe."""
+    if stored_to is None:
+        done = "this load stored nothing of the file"
+    else:
+        done = (
+            f"the {report.records} record(s) up to line {stored_to} are stored "
+            f"({report.episodes_added} new turn(s), {report.facts_written} fact row(s))"
+        )
+        refused = [str(e) for e in errors] + report.errors
+        if refused:
+            done += f" except {len(refused)} refused (not stored; the first: {refused[0]})"
+        if unstored is not None:
+            done += f"; nothing from line {unstored} on was stored"
+    facts = (report.format or "").startswith("facts")
+    again = "facts already stored change nothing" if facts else "turns already stored are skipped"
+    fix = f"fix line {exc.line}" if exc.line is not None else "fix it"
+    stopped = LoadError(f"{exc}; {done}; {fix} and load again: {again}")
+    stopped.path, stopped.line = exc.path, exc.line
+    return stopped
+
+
+def _refused(refused: list[tuple[int, str]], record: Record, reason: str) -> None:
+    """A record given as a fact that the store will not take: reported, never stored."""
+    error = LoadError(f"fact not stored: {reason}", path=record.path, line=record.line)
+    refused.append((record.line, str(error)))
 
 
 def _write_batch(
@@ -175,16 +226,23 @@ def _write_batch(
     report: LoadReport,
     skip_bad: bool,
 ) -> None:
-    report.records += len(batch)
     turns = [r for r in batch if r.episode is not None]
     present = memory.backend.existing_episode_ids([r.episode.id for r in turns])  # type: ignore[union-attr]
     groups: list[WriteGroup] = []
     where: list[Record] = []
     latest: dict[str, datetime] = {}
     held: dict[tuple[str, str, str], str] = {}
+    refused: list[tuple[int, str]] = []  # (line, error) of fact records not stored
     for record in batch:
         if record.fact is not None:
-            groups.append(WriteGroup([as_operation(record.fact)]))
+            fact = record.fact
+            secret = next((f for f in ("subject", "object") if contains_secret(getattr(fact, f))),
+                          None)  # fmt: skip
+            if secret is not None:  # refused here: Memory.write would refuse the whole batch
+                _refused(refused, record, f"the {secret} looks like a secret (a password, key "
+                         "or card number); graphmem never stores secrets")  # fmt: skip
+                continue
+            groups.append(WriteGroup([as_operation(fact)]))
             where.append(record)
             continue
         episode = record.episode
@@ -212,6 +270,7 @@ def _write_batch(
         groups.append(WriteGroup(operations, [episode], episode.timestamp))
         where.append(record)
     if not groups:
+        report.errors.extend(error for _, error in sorted(refused))
         return
     try:
         result = memory.write(groups, lenient=True)
@@ -222,7 +281,12 @@ def _write_batch(
     report.episodes_added += result.episodes
     report.facts_written += len(result.inserted)
     report.operations += sum(len(g.operations) for g in groups)
-    report.conflicts_skipped += len(result.skipped)
+    for reason, index in zip(result.skipped, result.skipped_groups, strict=True):
+        if where[index].fact is not None:
+            _refused(refused, where[index], reason)
+        else:  # a fact the extractor read from a turn: the turn itself is stored
+            report.conflicts_skipped += 1
+    report.errors.extend(error for _, error in sorted(refused))
 
 
 def _as_owner(memory: Memory, episode: Episode) -> Episode:

@@ -24,7 +24,7 @@ from graphmem.answer import Answer
 from graphmem.answer import ask as ask_question
 from graphmem.answer import context as build_context
 from graphmem.erasure import plan_erase, plan_turn_erase
-from graphmem.errors import InvalidFactError, TransientStoreError
+from graphmem.errors import InvalidFactError, InvalidTimeError, TransientStoreError
 from graphmem.extraction.secrets import contains_secret, redact
 from graphmem.history import changes as change_view
 from graphmem.history import status_of
@@ -71,6 +71,17 @@ def _check_text(value: object, field: str, *, optional: bool = False) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise InvalidFactError(f"{field} contains invalid Unicode") from None
+    # Every scope check passes here (erase's "erase: scope" too): a blank scope would be a
+    # tenant no one can name, so "" or "  " is refused on every method that takes one.
+    if field.endswith("scope") and not value.strip():
+        raise InvalidFactError(f"{field} must not be empty or blank, got {value!r}")
+
+
+def _check_count(value: object, field: str) -> None:
+    """Counts and budgets (k, budget_tokens, batch_size) are positive integers: a zero
+    or negative one would quietly mean "all" or "nothing"."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidFactError(f"{field} must be a positive integer, got {value!r}")
 
 
 def _without_secrets(group: WriteGroup) -> WriteGroup:
@@ -168,7 +179,10 @@ class Memory:
                 from graphmem.time.natural import parse_when
             except ImportError:  # the natural-language module is optional at import time
                 return to_instant(value, tz=self.tz, field=field)
-            return parse_when(value, now(), tz=self.tz)
+            try:
+                return parse_when(value, now(), tz=self.tz)
+            except InvalidTimeError as exc:  # name the argument, not the parser's "when"
+                raise InvalidTimeError(f"{field}: {str(exc).removeprefix('when: ')}") from None
         return to_instant(value, tz=self.tz, field=field)
 
     # -- writes ------------------------------------------------------------------------
@@ -190,8 +204,9 @@ class Memory:
 
         >>> mem.alias("Robert Smith", "Bob", scope="team")  # doctest: +SKIP
         """
-        for value in (name, *aliases, scope):
+        for value in (name, *aliases):
             _check_text(value, "alias")
+        _check_text(scope, "scope")
         entity = self.backend.entity(scope, self._canonical(scope, [name])[name][1])
         if entity is None:
             entity = Entity(id=Entity.id_for(scope, name), scope=scope, name=name)
@@ -253,6 +268,9 @@ class Memory:
         """Apply groups of operations, each with its own transaction time, atomically.
         Texts of new facts and episodes are embedded first (outside any lock). A secret is
         never stored: a turn's is redacted, a fact holding one is refused."""
+        for group in groups:
+            for op in group.operations:
+                _check_text(op.scope, "scope")
         groups = self._resolve_groups([_without_secrets(g) for g in groups])
         if embeddings is None:
             embeddings = self._embed_groups(groups)
@@ -541,6 +559,7 @@ class Memory:
         """What changed in ``(since, until]``: what the store learned and unlearned
         (``axis="recorded"``), or what started and ended in the world (``axis="valid"``,
         as believed at ``known_at``)."""
+        _check_text(scope, "scope")
         start = self._time(since, "since", NEG_INF)
         end = self._time(until, "until", now())
         belief = self._time(known_at, "known_at", POS_INF)
@@ -548,10 +567,14 @@ class Memory:
         return change_view(rows, start, end, axis)
 
     def entities(self, *, scope: str = DEFAULT_SCOPE) -> list[Entity]:
+        _check_text(scope, "scope")
         return self.backend.entities(scope)
 
-    def stats(self) -> dict[str, int]:
-        return self.backend.stats()
+    def stats(self, *, scope: str | None = None) -> dict[str, int]:
+        """What the store holds; with ``scope``, what that scope holds (its rows, current
+        rows, entities, episodes and events; store-wide figures are left out)."""
+        _check_text(scope, "scope", optional=True)
+        return self.backend.stats(scope)
 
     def load(
         self,
@@ -568,11 +591,14 @@ class Memory:
 
         Every turn becomes an episode; the extractor (default: the offline rule-based
         one; ``None`` for none) turns statements into facts. Loading is idempotent and
-        commits in batches of ``batch_size`` records.
+        commits in batches of ``batch_size`` records. A fact record the store refuses (an
+        unknown predicate, a conflicting value) is left out and named in the report's ``errors``.
 
         >>> report = mem.load("chat.jsonl", scope="alice")  # doctest: +SKIP
         >>> report.episodes_added  # doctest: +SKIP
         """
+        _check_text(scope, "scope")
+        _check_count(batch_size, "batch_size")
         if extractor in ("rules", "frames"):
             from graphmem.extraction.rules import RuleExtractor
 
@@ -610,6 +636,7 @@ class Memory:
         """
         _check_text(query, "query")
         _check_text(scope, "scope")
+        _check_count(k, "k")
         ref = self._time(reference, "reference", now())
         return Retriever(self.backend, self.embedder, weights or self.weights).search(
             query,
@@ -662,6 +689,7 @@ class Memory:
         with each fact's validity, cut to ``budget_tokens``."""
         _check_text(question, "question")
         _check_text(scope, "scope")
+        _check_count(budget_tokens, "budget_tokens")
         return build_context(
             self, question, scope=scope, budget_tokens=budget_tokens,
             reference=self._time(reference, "reference", now()),

@@ -35,11 +35,25 @@ def _instant(value: Any) -> datetime:
 Instant = Annotated[datetime, BeforeValidator(_instant)]
 
 
+def id_key(*parts: str) -> bytes:
+    """The bytes an id hashes: distinct tuples of parts always give distinct bytes.
+
+    Parts joined by the unit separator (``\\x1f``), as ids have always been made, as long
+    as no part holds one (stores on disk keep those ids, and re-loading a log must find
+    its turns). A part that holds one would make the join ambiguous (("a\\x1fb", "c") and
+    ("a", "b\\x1fc") would meet), so such tuples are length-prefixed instead, after a 0xff
+    byte that UTF-8 never contains: they cannot meet each other or any plain join.
+    """
+    # surrogatepass: ids of even invalid strings are computable (reads of them find nothing).
+    encoded = [part.encode("utf-8", "surrogatepass") for part in parts]
+    if encoded and not any(b"\x1f" in e for e in encoded):
+        return b"\x1f".join(encoded)
+    return b"\xff" + b"".join(b"%d:%s" % (len(e), e) for e in encoded)
+
+
 def stable_id(*parts: str, prefix: str = "") -> str:
     """A deterministic short id (so re-loading the same input yields the same ids)."""
-    # surrogatepass: ids of even invalid strings are computable (reads of them find nothing).
-    joined = "\x1f".join(parts).encode("utf-8", "surrogatepass")
-    digest = hashlib.blake2b(joined, digest_size=12).hexdigest()
+    digest = hashlib.blake2b(id_key(*parts), digest_size=12).hexdigest()
     return f"{prefix}{digest}"
 
 

@@ -256,10 +256,14 @@ def test_bad_usage_and_errors_are_one_clear_line(cli):
     assert "--as-of" in line and "cannot read" in line
     line = _one_clear_line(cli("timeline", "Alice", "--known-at", "2024-13-45", expect=2))
     assert "--known-at" in line
+    line = _one_clear_line(cli("facts", "--as-of", "2024-01-01T00:00:00+25:00", expect=2))
+    assert "--as-of" in line and "UTC offset +25:00 is out of range" in line
     _one_clear_line(cli("facts", "--bogus-option", expect=2))
     _one_clear_line(cli("remember", "Alice", "lives_in", expect=2))  # missing OBJECT
     _one_clear_line(cli("correct", "Alice", "lives_in", expect=2))
     _one_clear_line(cli("search", "x", "-k", "0", expect=2))
+    assert "-k must be at least 1" in _one_clear_line(cli("search", "x", "-k", "-1", expect=2))
+    assert "--scope must not be empty" in _one_clear_line(cli("facts", "--scope", " ", expect=2))
 
     line = _one_clear_line(cli("--no-embed", "remember", "Alice", "lives_on", "Mars", expect=1))
     assert "unknown predicate 'lives_on'" in line
@@ -293,6 +297,29 @@ def test_load_reports_bad_records(cli, tmp_path):
     report = cli.json("--no-embed", "load", str(log), "--skip-bad")
     assert report[0]["episodes_added"] == 1 and len(report[0]["errors"]) == 1
     assert cli.json("--no-embed", "facts", "Zoe")[0]["object"] == "Oslo"
+
+
+def test_load_of_a_facts_file_fails_naming_each_row_the_store_refused(cli, tmp_path):
+    facts = tmp_path / "facts.csv"
+    facts.write_text(
+        "subject,predicate,object,valid_from\n"
+        "Ann,lives_in,Oslo,2020-01-01\n"
+        "Ann,lives_on,Mars,2020-01-01\n"  # an unknown predicate
+        "Ann,lives_in,Rome,2020-01-01\n"  # a second city at the same time
+        "Ann,hobby,chess,\n"
+    )
+    proc = cli("--no-embed", "load", str(facts), expect=1)
+    assert "Traceback" not in proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 2
+    assert "facts.csv:3: fact not stored: unknown predicate 'lives_on'" in errors[0]
+    assert "facts.csv:4: fact not stored: Ann lives_in: 'Rome'" in errors[1]
+    assert "graphmem: error: 2 record(s) not stored" in proc.stderr.splitlines()[-1]
+    assert sorted(f["object"] for f in cli.json("--no-embed", "facts", "Ann")) == ["Oslo", "chess"]
+    # --skip-bad: report them and go on; loading again writes nothing twice
+    report = cli.json("--no-embed", "load", str(facts), "--skip-bad")
+    assert [e.split(": ")[0] for e in report[0]["errors"]] == [f"{facts}:3", f"{facts}:4"]
+    assert report[0]["facts_written"] == 0
 
 
 def test_cypher_export_rebuilds_the_graph_in_neo4j(cli, tmp_path):
@@ -398,3 +425,50 @@ def test_a_timeline_picture_draws_dollar_signs_as_text(cli, tmp_path):
     picture = tmp_path / "t.png"
     cli("--no-embed", "timeline", "Alice", "--output", str(picture))
     assert picture.stat().st_size > 1000
+
+
+def test_a_store_url_is_neo4j_in_any_case_and_any_other_url_is_refused(cli, tmp_path):
+    from graphmem import Memory
+    from graphmem.errors import InvalidStoreError
+    from graphmem.store import neo4j_uri
+
+    assert neo4j_uri("BOLT://127.0.0.1:7687") == "bolt://127.0.0.1:7687"
+    assert neo4j_uri("Neo4j+SSC://db.example:7687/x") == "neo4j+ssc://db.example:7687/x"
+    assert neo4j_uri(tmp_path / "memory.db") is None
+    with pytest.raises(InvalidStoreError, match="http:// is not a store"):
+        Memory.open("http://example.com/m.db")
+    for url in ("http://example.com/m.db", "HTTPS://example.com", "file:///tmp/m.db", "s3://b/k"):
+        line = _one_clear_line(cli("--no-embed", "stats", store=False, expect=2,
+                                   GRAPHMEM_STORE=url))  # fmt: skip
+        assert "GRAPHMEM_STORE" in line and "bolt://" in line and "neo4j+s://" in line
+        line = _one_clear_line(cli("--no-embed", "--store", url, "remember", "A", "hobby", "x",
+                                   store=False, expect=2))  # fmt: skip
+        assert "--store" in line and url.split("://")[0].lower() + "://" in line
+    line = _one_clear_line(cli("push", "https://example.com", expect=2))
+    assert "bolt://" in line
+    # an upper-case Neo4j scheme is Neo4j (here unreachable: an error), never a file
+    _one_clear_line(cli("--no-embed", "--store", "BOLT://127.0.0.1:1", "stats",
+                        store=False, expect=1))  # fmt: skip
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("backend", ["embedded", "neo4j"])
+def test_stats_of_a_scope_name_no_other_scope(cli, tmp_path, backend):
+    store = str(tmp_path / "s.db")
+    if backend == "neo4j":
+        store = os.environ.get("GRAPHMEM_NEO4J_URI", "")
+        if not store:
+            pytest.skip("no test Neo4j (scripts/neo4j/start.sh and GRAPHMEM_NEO4J_URI)")
+    mine, other = f"stats-mine-{os.getpid()}", f"stats-other-{os.getpid()}"
+    run = lambda *a, **kw: cli("--no-embed", "--store", store, *a, store=False, **kw)  # noqa: E731
+    run("--scope", mine, "remember", "Ann", "hobby", "chess")
+    run("--scope", other, "remember", "Bob", "hobby", "golf")
+    run("--scope", other, "remember", "Bob", "hobby", "judo")
+    shown = json.loads(run("--scope", mine, "stats", "--json").stdout)
+    assert shown["scopes"] == [mine]
+    assert (shown["rows"], shown["entities"], shown["events"]) == (1, 2, 1)
+    table = run("stats", "--scope", mine).stdout
+    assert mine in table and other not in table
+    assert other in run("stats", GRAPHMEM_SCOPE=other).stdout
+    everything = json.loads(run("stats", "--json").stdout)  # no scope given: the whole store
+    assert {mine, other} <= set(everything["scopes"]) and everything["rows"] >= 3

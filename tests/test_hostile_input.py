@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import os
 import sqlite3
@@ -14,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem import Episode, GraphmemError, Memory
+from graphmem.errors import InvalidFactError, InvalidTimeError, LoadError
 
 FUZZ = settings(
     max_examples=int(os.environ.get("GRAPHMEM_FUZZ_EXAMPLES", "150")),
@@ -39,6 +41,8 @@ hostile_time = st.one_of(
     st.just("13/13/13"),
     st.just("yesterday"),
     st.just("-inf"),
+    st.just("2024-01-01T00:00:00+25:00"),
+    st.just("0001-01-01T00:00:00+01:00"),
     st.integers(min_value=-(10**15), max_value=10**15),
     st.floats(allow_nan=True, allow_infinity=True),
     st.just([2024, 1, 1]),
@@ -95,6 +99,67 @@ def test_reads_raise_only_documented_errors(mem, subject, as_of, known_at):
     ):
         with contextlib.suppress(GraphmemError):
             call()
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, True, "3", None])
+def test_counts_and_budgets_are_positive_integers(mem, tmp_path, bad):
+    log = tmp_path / "chat.jsonl"
+    log.write_text('{"speaker": "Ann", "text": "hi", "timestamp": "2024-01-01T00:00:00Z"}\n')
+    for field, call in (
+        ("k", lambda: mem.search("Paris", k=bad, scope="fuzz")),
+        ("budget_tokens", lambda: mem.context("Paris?", budget_tokens=bad, scope="fuzz")),
+        ("batch_size", lambda: mem.load(log, batch_size=bad, scope="fuzz")),
+    ):
+        with pytest.raises(InvalidFactError, match=f"^{field} must be a positive integer"):
+            call()
+    assert mem.stats(scope="fuzz")["episodes"] == 0
+
+
+# Every public Memory method that takes scope=, called with the scope given.
+SCOPED_CALLS = {
+    "alias": lambda m, s, log: m.alias("Ann", "Annie", scope=s),
+    "remember": lambda m, s, log: m.remember("Ann", "hobby", "chess", scope=s),
+    "supersede": lambda m, s, log: m.supersede("Ann", "lives_in", "Oslo", scope=s),
+    "retract": lambda m, s, log: m.retract("Alice", "lives_in", scope=s),
+    "correct": lambda m, s, log: m.correct("Alice", "lives_in", wrong="Paris", scope=s),
+    "erase": lambda m, s, log: m.erase("Alice", scope=s),
+    "facts": lambda m, s, log: m.facts("Alice", scope=s),
+    "timeline": lambda m, s, log: m.timeline("Alice", scope=s),
+    "history": lambda m, s, log: m.history("Alice", scope=s),
+    "changes": lambda m, s, log: m.changes("2000-01-01", scope=s),
+    "entities": lambda m, s, log: m.entities(scope=s),
+    "stats": lambda m, s, log: m.stats(scope=s),
+    "load": lambda m, s, log: m.load(log, scope=s),
+    "search": lambda m, s, log: m.search("Paris", scope=s),
+    "ask": lambda m, s, log: m.ask("where does Alice live?", scope=s),
+    "context": lambda m, s, log: m.context("Alice?", scope=s),
+}
+
+
+@pytest.mark.parametrize("scope", ["", "   ", "\t\n"])
+def test_an_empty_or_blank_scope_is_refused_by_every_method(mem, tmp_path, scope):
+    takes_scope = {
+        name
+        for name, method in inspect.getmembers(Memory, inspect.isfunction)
+        if not name.startswith("_") and "scope" in inspect.signature(method).parameters
+    }
+    assert takes_scope == set(SCOPED_CALLS)
+    log = tmp_path / "chat.jsonl"
+    log.write_text('{"speaker": "Ann", "text": "hi", "timestamp": "2024-01-01T00:00:00Z"}\n')
+    before = tuple(mem.stats()[k] for k in ("rows", "events", "episodes", "entities"))
+    for name, call in SCOPED_CALLS.items():
+        with pytest.raises(InvalidFactError, match="scope must not be empty or blank"):
+            call(mem, scope, log)
+        assert tuple(mem.stats()[k] for k in ("rows", "events", "episodes", "entities")) == (
+            before
+        ), name
+
+
+def test_an_offset_past_24_hours_is_an_error_naming_the_argument(mem):
+    with pytest.raises(InvalidTimeError, match=r"^as_of: .*UTC offset \+25:00 is out of range"):
+        mem.facts("Alice", as_of="2024-01-01T00:00:00+25:00", scope="fuzz")
+    with pytest.raises(InvalidTimeError, match=r"^valid_from: .*UTC offset -25:00"):
+        mem.remember("Alice", "hobby", "chess", valid_from="2024-01-01T00:00-25:00", scope="fuzz")
 
 
 @FUZZ
@@ -166,6 +231,57 @@ def test_a_bad_record_in_a_batch_leaves_nothing_of_that_batch(tmp_path):
     assert mem.stats()["episodes"] == 0 and mem.stats()["rows"] == 0
     report = mem.load(log, scope="b", batch_size=10, skip_bad=True)
     assert report.episodes_added == 3 and len(report.errors) == 1 and ":3" in report.errors[0]
+
+
+def test_a_load_stopped_by_a_bad_record_says_what_is_stored_and_what_is_not(tmp_path):
+    log = tmp_path / "log.jsonl"
+    turn = {"session": "s", "speaker": "alice", "role": "user"}
+    at = [f"2024-01-01T{i // 60:02d}:{i % 60:02d}:00Z" for i in range(302)]  # one a minute
+    lines = [json.dumps(dict(turn, text=f"turn {i}", timestamp=t)) for i, t in enumerate(at)]
+    good, lines[300] = lines[300], '{"session": "s", "speaker": "alice", "text": "no time"}'
+    log.write_text("\n".join(lines) + "\n")
+    mem = Memory.open(tmp_path / "m.db", embedder=None)
+    with pytest.raises(LoadError) as stopped:
+        mem.load(log, scope="b", batch_size=256, extractor=None)
+    message = str(stopped.value)
+    assert message.startswith(f"{log}:301: no timestamp")
+    assert "the 256 record(s) up to line 256 are stored (256 new turn(s), 0 fact row(s))" in message
+    assert "nothing from line 257 on was stored" in message
+    assert message.endswith("fix line 301 and load again: turns already stored are skipped")
+    assert (stopped.value.path, stopped.value.line) == (str(log), 301)
+    assert mem.stats()["episodes"] == 256
+    lines[300] = good
+    log.write_text("\n".join(lines) + "\n")
+    again = mem.load(log, scope="b", batch_size=256, extractor=None)
+    assert (again.episodes_skipped, again.episodes_added) == (256, 46)
+
+    with pytest.raises(LoadError, match="this load stored nothing of the file; fix line 2"):
+        log.write_text(lines[0] + "\n" + '{"speaker": "alice", "text": "x"}\n')
+        mem.load(log, scope="c", extractor=None)
+
+
+def test_facts_the_store_refuses_are_errors_naming_file_and_line(tmp_path):
+    facts = tmp_path / "facts.jsonl"
+    rows = [
+        {"subject": "Ann", "predicate": "lives_in", "object": "Oslo", "valid_from": "2020-01-01"},
+        {"subject": "Ann", "predicate": "lives_on", "object": "Mars"},
+        {"subject": "Ann", "predicate": "lives_in", "object": "Rome", "valid_from": "2021-01-01"},
+        {"subject": "Ann", "predicate": "hobby", "object": "my password is hunter2xyz"},
+        {"subject": "Ann", "predicate": "hobby", "object": "chess"},
+    ]
+    facts.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    mem = Memory.open(tmp_path / "m.db", embedder=None)
+    report = mem.load(facts, scope="f")
+    assert [e.split(": ", 2)[:2] for e in report.errors] == [
+        [f"{facts}:2", "fact not stored"],
+        [f"{facts}:3", "fact not stored"],
+        [f"{facts}:4", "fact not stored"],
+    ]
+    assert "unknown predicate 'lives_on'" in report.errors[0]
+    assert "'Rome'" in report.errors[1] and "overlaps 'Oslo'" in report.errors[1]
+    assert "looks like a secret" in report.errors[2] and "hunter2" not in report.errors[2]
+    assert (report.facts_written, report.conflicts_skipped) == (2, 0)
+    assert sorted(f.object for f in mem.facts("Ann", scope="f")) == ["Oslo", "chess"]
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem import Episode, Memory
+from graphmem.model import id_key, stable_id
 
 TAGS = [f"q{i}x" for i in range(12)]
 CITIES = ["Berlin", "Oslo", "Lisbon"]
@@ -103,3 +104,39 @@ def test_reads_never_cross_scopes(shared_memory, writes):
         seen += [e.model_dump_json() for e in mem.backend.episodes(tag)]
         for text in seen:
             assert leaked(text, tag) == [], f"scope {tag} saw {leaked(text, tag)}: {text[:300]}"
+
+
+# Any text, the unit separator (which ids once joined parts with) and lone surrogates.
+id_part = st.text(alphabet=st.characters(codec=None) | st.sampled_from("\x1f\ud800:0"))
+
+
+@given(a=st.lists(id_part, max_size=4), b=st.lists(id_part, max_size=4))
+def test_ids_of_different_parts_never_meet(a, b):
+    if a != b:
+        assert id_key(*a) != id_key(*b)
+
+
+def test_ids_of_ordinary_parts_are_the_ids_stores_already_hold():
+    # Made by joining with \x1f before any part could hold one; stores on disk keep them.
+    assert stable_id("alice", "s1", "0", prefix="ep_") == "ep_a3ede839635f75a49d3e14ac"
+    assert stable_id("alice", "zurich", prefix="ent_") == "ent_bedd9703f1fb94b47f39d216"
+
+
+def test_a_unit_separator_in_a_scope_or_session_cannot_merge_two_scopes_turns():
+    turn = {"speaker": "Ann", "text": "hi", "timestamp": "2024-01-01T00:00:00Z"}
+    one = Episode(scope="a\x1fb", session="c", **turn)
+    other = Episode(scope="a", session="b\x1fc", **turn)
+    assert one.id != other.id
+
+
+def test_stats_of_a_scope_count_that_scope_alone(memory):
+    memory.add_episodes([Episode(scope="st-two", speaker="Ann", text="hi",
+                                 timestamp="2024-01-01T00:00:00Z")])  # fmt: skip
+    for scope, city in (("st-one", "Oslo"), ("st-two", "Rome"), ("st-two", "Pisa")):
+        memory.remember("Ann", "visited", city, valid_from="2020-01-01", scope=scope)
+    memory.supersede("Ann", "lives_in", "Oslo", since="2021-01-01", scope="st-one")
+    one, two, whole = memory.stats(scope="st-one"), memory.stats(scope="st-two"), memory.stats()
+    assert one == {"rows": 2, "current_rows": 2, "entities": 2, "episodes": 0, "events": 2}
+    assert two == {"rows": 2, "current_rows": 2, "entities": 3, "episodes": 1, "events": 2}
+    assert memory.stats(scope="st-none") == dict.fromkeys(one, 0)
+    assert {k: whole[k] for k in one} == {k: one[k] + two[k] for k in one}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
@@ -24,6 +25,7 @@ from graphmem.time.instant import (
     to_micros,
 )
 from graphmem.time.interval import Interval, coalesce, subtract_all
+from graphmem.time.natural import parse_when
 
 
 def t(text: str) -> datetime:
@@ -65,6 +67,22 @@ def test_strings_without_offset_are_localised_in_the_given_zone():
 def test_unreadable_or_naive_times_are_refused(bad):
     with pytest.raises(InvalidTimeError):
         to_instant(bad, field="valid_from")
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("2024-01-01T00:00:00+25:00", r"UTC offset \+25:00 is out of range"),
+        ("2024-01-01 10:00 -24:30", r"UTC offset -24:30 is out of range"),
+        ("0001-01-01T00:00:00+01:00", "before year 1 or after 9999"),
+    ],
+)
+def test_offsets_and_years_past_the_range_are_refused_naming_the_argument(text, why):
+    with pytest.raises(InvalidTimeError, match=f"^valid_from: {re.escape(repr(text))}.*{why}"):
+        to_instant(text, field="valid_from")
+    with pytest.raises(InvalidTimeError, match=f"^when: .*{why}"):
+        parse_when(text, datetime(2024, 6, 1, tzinfo=UTC))
+    assert format_instant(to_instant("2024-01-01T00:00:00+23:59")) == "2023-12-31T00:01:00Z"
 
 
 def test_unknown_zone_is_refused():

@@ -704,19 +704,30 @@ class EmbeddedBackend:
                     out.update(self.graph.predecessors(node))
             return {n for n in out if n in self._entities and self._entities[n].scope == scope}
 
-    def stats(self) -> dict[str, int]:
+    def stats(self, scope: str | None = None) -> dict[str, int]:
         with self._lock:
             self._refresh()
-            count = lambda table: self._db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # noqa: E731
-            return {
+            where, args = ("WHERE scope = ?", (scope,)) if scope is not None else ("", ())
+
+            def count(table: str) -> int:
+                return self._db.execute(f"SELECT count(*) FROM {table} {where}", args).fetchone()[0]
+
+            out = {
                 "rows": count("rows"),
-                "current_rows": sum(1 for r in self._rows.values() if r.expired_at == POS_INF),
+                "current_rows": sum(
+                    1
+                    for r in self._rows.values()
+                    if r.expired_at == POS_INF and scope in (None, r.scope)
+                ),
                 "entities": count("entities"),
                 "episodes": count("episodes"),
                 "events": count("events"),
-                "embeddings": count("embeddings"),
-                "bytes": os.path.getsize(self.location) if os.path.exists(self.location) else 0,
             }
+            if scope is None:  # the store's alone: vectors are kept without a scope column
+                out["embeddings"] = count("embeddings")
+                size = os.path.getsize(self.location) if os.path.exists(self.location) else 0
+                out["bytes"] = size
+            return out
 
     def integrity_check(self) -> list[str]:
         """Problems found (empty when healthy): SQLite's own check plus the row invariants."""

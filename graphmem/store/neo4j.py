@@ -477,11 +477,12 @@ RETURN id, e.embedding AS vector
 """
 
 STATS = """
-RETURN COUNT { (:Fact) } AS rows,
-       COUNT { (f:Fact) WHERE f.expired_at = $pos_inf } AS current_rows,
-       COUNT { (:Entity) } AS entities,
-       COUNT { (:Episode) } AS episodes,
-       COUNT { (:Event) } AS events,
+RETURN COUNT { (f:Fact) WHERE $scope IS NULL OR f.scope = $scope } AS rows,
+       COUNT { (f:Fact) WHERE f.expired_at = $pos_inf AND ($scope IS NULL OR f.scope = $scope) }
+         AS current_rows,
+       COUNT { (n:Entity) WHERE $scope IS NULL OR n.scope = $scope } AS entities,
+       COUNT { (e:Episode) WHERE $scope IS NULL OR e.scope = $scope } AS episodes,
+       COUNT { (e:Event) WHERE $scope IS NULL OR e.scope = $scope } AS events,
        COUNT { (:Embedding) } AS embeddings
 """
 
@@ -1232,9 +1233,12 @@ class Neo4jBackend:
                 return [(r["id"], r["score"]) for r in found]
             fetch *= 4
 
-    def stats(self) -> dict[str, int]:
-        counts = dict(self._read(STATS)[0])
-        return {**{k: int(v) for k, v in counts.items()}, "bytes": 0}
+    def stats(self, scope: str | None = None) -> dict[str, int]:
+        counts = {k: int(v) for k, v in dict(self._read(STATS, scope=scope)[0]).items()}
+        if scope is not None:  # as the embedded store: vectors and size are the store's
+            del counts["embeddings"]
+            return counts
+        return {**counts, "bytes": 0}
 
     def integrity_check(self) -> list[str]:
         """Problems found (empty when healthy): the row invariants the embedded store

@@ -34,6 +34,7 @@ class WriteResult:
     inserted: list[Fact] = field(default_factory=list)
     expired: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # conflicts left out (lenient writes)
+    skipped_groups: list[int] = field(default_factory=list)  # the group of each, by index
     episodes: int = 0
     recorded_at: dict[str, datetime] = field(default_factory=dict)
 
@@ -116,8 +117,11 @@ def plan_write(
     """
     families: dict[Family, Predicate] = {}
     skipped: list[str] = []
+    skipped_groups: list[int] = []
     if lenient:  # bulk loads: an invalid proposal is reported, the rest is written
-        groups = [_valid_only(g, registry, skipped) for g in groups]
+        groups = [
+            _valid_only(g, registry, skipped, skipped_groups, i) for i, g in enumerate(groups)
+        ]
     for group in groups:
         for op in group.operations:
             predicate = registry.get(op.predicate)
@@ -130,15 +134,16 @@ def plan_write(
     session = backend.begin(families, scopes)
     try:
         batch = WriteBatch(embeddings=dict(embeddings or {}))
-        result = WriteResult(skipped=skipped)
+        result = WriteResult(skipped=skipped, skipped_groups=skipped_groups)
         clocks = {scope: session.clock(scope) for scope in scopes}
         current = {fam: session.current_rows(fam) for fam in families}
         entities: dict[str, Entity] = {}
         inserted_at: dict[str, int] = {}  # row id -> index in batch.insert
-        for group in groups:
+        for index, group in enumerate(groups):
             _plan_group(
-                group, families, current, clocks, entities, batch, result, inserted_at, lenient
-            )
+                group, families, current, clocks, entities, batch, result, inserted_at, lenient,
+                index,
+            )  # fmt: skip
         batch.entities = list(entities.values())
         if batch.expire or batch.insert or batch.episodes:
             batch.clocks = clocks
@@ -153,7 +158,7 @@ def plan_write(
 
 
 def _plan_group(
-    group, families, current, clocks, entities, batch, result, inserted_at, lenient
+    group, families, current, clocks, entities, batch, result, inserted_at, lenient, index
 ) -> None:
     requested = group.recorded_at or now()
     scopes = {op.scope for op in group.operations} | {e.scope for e in group.episodes}
@@ -170,6 +175,7 @@ def _plan_group(
             if not lenient:
                 raise
             result.skipped.append(str(exc))
+            result.skipped_groups.append(index)
     before = len(batch.insert), len(batch.expire)
     for fam, family in touched.items():
         tx = clocks[fam[0]].assigned
@@ -184,13 +190,16 @@ def _plan_group(
             result.recorded_at[scope] = clocks[scope].assigned
 
 
-def _valid_only(group: WriteGroup, registry: PredicateRegistry, skipped: list[str]) -> WriteGroup:
+def _valid_only(
+    group: WriteGroup, registry: PredicateRegistry, skipped: list[str], where: list[int], index: int
+) -> WriteGroup:
     kept = []
     for op in group.operations:
         try:
             _validate(op, registry.get(op.predicate))
         except GraphmemError as exc:
             skipped.append(str(exc))
+            where.append(index)
             continue
         kept.append(op)
     return WriteGroup(kept, group.episodes, group.recorded_at)

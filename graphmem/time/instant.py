@@ -90,10 +90,33 @@ def to_instant(value: TimeLike, *, tz: str | tzinfo | None = None, field: str = 
                 raise InvalidTimeError(f"{field}: cannot read {value!r} as a time") from exc
         if parsed.tzinfo is None:
             parsed = parsed.replace(tzinfo=zone)
-        return parsed.astimezone(UTC)
+        return _in_utc(parsed, field, value)
     raise InvalidTimeError(
         f"{field}: expected a datetime, date or string, got {type(value).__name__}"
     )
+
+
+def _in_utc(parsed: datetime, field: str, value: str) -> datetime:
+    """A parsed string in UTC; the parser accepts offsets and years Python cannot hold."""
+    try:
+        return parsed.astimezone(UTC)
+    except ValueError:  # dateutil builds any offset; datetime refuses 24 h or more
+        offset = parsed.tzinfo.utcoffset(None) if parsed.tzinfo else None
+        shown = _offset_text(offset) if offset is not None else "its UTC offset"
+        raise InvalidTimeError(
+            f"{field}: {value!r}: UTC offset {shown} is out of range "
+            "(offsets lie strictly between -24:00 and +24:00)"
+        ) from None
+    except OverflowError:
+        raise InvalidTimeError(
+            f"{field}: {value!r} is out of range (in UTC it falls before year 1 or after 9999)"
+        ) from None
+
+
+def _offset_text(offset: timedelta) -> str:
+    sign = "-" if offset < timedelta(0) else "+"
+    minutes = abs(offset) // timedelta(minutes=1)
+    return f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"
 
 
 def to_micros(t: datetime) -> int:
