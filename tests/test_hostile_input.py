@@ -123,6 +123,7 @@ SCOPED_CALLS = {
     "retract": lambda m, s, log: m.retract("Alice", "lives_in", scope=s),
     "correct": lambda m, s, log: m.correct("Alice", "lives_in", wrong="Paris", scope=s),
     "erase": lambda m, s, log: m.erase("Alice", scope=s),
+    "erase_episode": lambda m, s, log: m.erase_episode("ep_x", scope=s),
     "facts": lambda m, s, log: m.facts("Alice", scope=s),
     "timeline": lambda m, s, log: m.timeline("Alice", scope=s),
     "history": lambda m, s, log: m.history("Alice", scope=s),
