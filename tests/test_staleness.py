@@ -1,0 +1,60 @@
+"""``ask`` does not give a kept value as current when the subject later spoke of the same
+thing in words the extractor did not keep: it says it does not know and quotes the turn.
+Runs the real embedding model (the frame classifier reads the later turn)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from graphmem import Memory
+from graphmem.retrieval.embedder import default_embedder
+
+EARLY = ("2024-01-08T09:00:00Z", "I work at Acme as an engineer.")
+LATER = ("2024-05-02T09:00:00Z",
+         "Handed in my notice at Acme today, first week at the Globex office went great though!")  # fmt: skip
+SMALL_TALK = ("2024-05-02T09:00:00Z", "The weather in town was lovely today.")
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    return default_embedder()
+
+
+def memory_of(tmp_path, embedder, *turns) -> Memory:
+    log = tmp_path / "chat.jsonl"
+    log.write_text("".join(
+        json.dumps({"timestamp": ts, "speaker": "user", "role": "user", "text": text}) + "\n"
+        for ts, text in turns
+    ))  # fmt: skip
+    memory = Memory.open(tmp_path / "memory.db", embedder=embedder)
+    memory.load(log)
+    return memory
+
+
+def test_a_later_unread_turn_on_the_topic_makes_the_answer_unknown(tmp_path, embedder):
+    memory = memory_of(tmp_path, embedder, EARLY, LATER)
+    assert [f.object for f in memory.facts("user", "works_at")] == ["Acme"]  # Globex unread
+
+    answer = memory.ask("Where do I work now?", reference="2024-06-01")
+
+    assert not answer.known
+    assert "Acme" in answer.answer and "Handed in my notice" in answer.answer
+
+
+def test_a_later_turn_on_another_topic_changes_nothing(tmp_path, embedder):
+    memory = memory_of(tmp_path, embedder, EARLY, SMALL_TALK)
+    answer = memory.ask("Where do I work now?", reference="2024-06-01")
+    assert answer.known and [v.value for v in answer.values] == ["Acme"]
+
+
+def test_a_question_asked_before_the_later_turn_is_answered(tmp_path, embedder):
+    memory = memory_of(tmp_path, embedder, EARLY, LATER)
+    answer = memory.ask("Where do I work now?", reference="2024-03-01")
+    assert answer.known and [v.value for v in answer.values] == ["Acme"]
+
+
+def test_without_an_embedding_model_there_is_no_check(tmp_path):
+    memory = memory_of(tmp_path, None, EARLY, LATER)
+    assert memory.ask("Where do I work now?", reference="2024-06-01").known
