@@ -453,14 +453,15 @@ def test_a_store_url_is_neo4j_in_any_case_and_any_other_url_is_refused(cli, tmp_
 
 
 @pytest.mark.parametrize("backend", ["embedded", "neo4j"])
-def test_stats_of_a_scope_name_no_other_scope(cli, tmp_path, backend):
-    store = str(tmp_path / "s.db")
+def test_stats_of_a_scope_name_no_other_scope(cli, tmp_path, backend, request):
+    store, credentials = str(tmp_path / "s.db"), {}
     if backend == "neo4j":
-        store = os.environ.get("GRAPHMEM_NEO4J_URI", "")
-        if not store:
-            pytest.skip("no test Neo4j (scripts/neo4j/start.sh and GRAPHMEM_NEO4J_URI)")
+        store, credentials = request.getfixturevalue("neo4j_db"), neo4j_env()
     mine, other = f"stats-mine-{os.getpid()}", f"stats-other-{os.getpid()}"
-    run = lambda *a, **kw: cli("--no-embed", "--store", store, *a, store=False, **kw)  # noqa: E731
+
+    def run(*args, **env):
+        return cli("--no-embed", "--store", store, *args, store=False, **credentials, **env)
+
     run("--scope", mine, "remember", "Ann", "hobby", "chess")
     run("--scope", other, "remember", "Bob", "hobby", "golf")
     run("--scope", other, "remember", "Bob", "hobby", "judo")
