@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict
 from graphmem.model import Fact, TimelineEntry, normalise_name
 from graphmem.question import Reading, read_question
 from graphmem.retrieval.hybrid import Hit
-from graphmem.staleness import later_word
+from graphmem.staleness import unread_turn
 from graphmem.store.protocol import RowQuery
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant
 
@@ -164,18 +164,27 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
         text = f"{format_instant(edge)[:10]} ({v.describe()})"
         return Answer(**base, answer=text, known=True, values=[v])
     text = ", then ".join(v.describe() for v in values)
-    if mode == "current" and known_at >= POS_INF:
-        stale = later_word(
+    stale = None
+    if known_at >= POS_INF and (mode == "current" or r.mode in ("timeline", "past")):
+        # The turns an unread change could hide in: after the last write, for a current
+        # value; in the window, for a timeline; up to the window's end, for a past one.
+        since, until = None, reference
+        if r.mode == "timeline":
+            since = window.start if window is not None else NEG_INF
+        elif r.mode == "past" and window is not None:
+            since, until = max(f.recorded_at for f in rows), min(window.end, reference)
+        stale = unread_turn(
             memory.backend, memory.embedder, scope=scope, subject_id=subject_id,
-            subject_names=[r.subject or ""], predicate=r.predicate or "", until=reference,
-            owner=normalise_name(r.subject or "") == normalise_name(speaker),
+            subject_names=[r.subject or ""], predicate=r.predicate or "", since=since,
+            until=until, owner=normalise_name(r.subject or "") == normalise_name(speaker),
         )  # fmt: skip
-        if stale is not None:
-            said = format_instant(stale.timestamp)[:10]
-            return Answer(**base, known=False, answer=(
-                f"I don't know: I had {text}, but on {said} {stale.speaker} said "
-                f'"{_neutral(stale.text)}", which may have changed it.'
-            ))  # fmt: skip
+    if stale is not None:
+        said = format_instant(stale.timestamp)[:10]
+        change = "may have changed it" if mode == "current" else "I could not read into it"
+        return Answer(**base, known=False, answer=(
+            f"I don't know: I had {text}, but on {said} {stale.speaker} said "
+            f'"{_neutral(stale.text)}", which {change}.'
+        ))  # fmt: skip
     return Answer(**base, answer=text, known=True, values=values)
 
 

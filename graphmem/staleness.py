@@ -1,10 +1,11 @@
 """Is an answer stale? A later turn on the same topic that stated nothing the store kept.
 
-``ask`` answers from the facts the extractor kept. When the owner later spoke about the
-same thing ("started the new job on Monday!") in words the extractor did not read, the
-kept value is probably out of date, and saying it would be a confident wrong answer.
-``later_word`` finds such a turn: said after the last write to the fact's family and no
-later than the question, by the subject (first person, for the owner) or naming them
+``ask`` answers from the facts the extractor kept. When the owner spoke about the same
+thing ("started the new job on Monday!") in words the extractor did not read, the kept
+value is probably out of date (or a timeline incomplete), and saying it would be a
+confident wrong answer. ``unread_turn`` finds such a turn: said in the stretch an unread
+change could hide in (after the family's last write, or within a timeline's window)
+and no later than the question, by the subject (first person, for the owner) or naming them
 (for anyone else), with a clause the frame classifier (``graphmem.extraction.frames``)
 reads as stating or ending this predicate. ``ask`` then says it does not know and quotes
 the turn. Without an embedding model there is no classifier, and no check.
@@ -32,7 +33,7 @@ def _reader(embedder):
     return FrameReader(embedder)
 
 
-def later_word(
+def unread_turn(
     backend: Backend,
     embedder,
     *,
@@ -42,16 +43,18 @@ def later_word(
     owner: bool,
     predicate: str,
     until: datetime,
+    since: datetime | None = None,
 ) -> Episode | None:
-    """The first turn after the family's last write (up to ``until``) that speaks of
-    ``predicate`` for this subject, or None."""
+    """The first turn after ``since`` (default: the family's last write), up to
+    ``until``, that speaks of ``predicate`` for this subject and wrote nothing to it."""
     if embedder is None:
         return None
     family = backend.rows(RowQuery(scope=scope, subject_id=subject_id, predicate=predicate,
                                    include_expired=True))  # fmt: skip
     if not family:
         return None
-    since = max(r.recorded_at for r in family)
+    if since is None:
+        since = max(r.recorded_at for r in family)
     said = {r.provenance.episode_id for r in family}
     names = [n for n in (normalise_name(x) for x in subject_names) if n]
     reader = _reader(embedder)

@@ -58,3 +58,18 @@ def test_a_question_asked_before_the_later_turn_is_answered(tmp_path, embedder):
 def test_without_an_embedding_model_there_is_no_check(tmp_path):
     memory = memory_of(tmp_path, None, EARLY, LATER)
     assert memory.ask("Where do I work now?", reference="2024-06-01").known
+
+
+READ_LATER = ("2024-09-02T09:00:00Z", "I work at Initech now.")
+
+
+def test_an_unread_turn_in_a_timelines_window_makes_the_timeline_unknown(tmp_path, embedder):
+    memory = memory_of(tmp_path, embedder, EARLY, LATER, READ_LATER)
+    assert [f.object for f in memory.facts("user", "works_at")] == ["Initech"]
+
+    timeline = memory.ask("All the companies I've worked for, in order?", reference="2024-10-01")
+    assert not timeline.known and "Handed in my notice" in timeline.answer
+
+    # ... while the current value, written after that turn, stands.
+    now = memory.ask("Where do I work now?", reference="2024-10-01")
+    assert now.known and [v.value for v in now.values] == ["Initech"]
