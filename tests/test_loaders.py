@@ -9,6 +9,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from graphmem.errors import LoadError
 from graphmem.loaders import base
 from graphmem.loaders.base import (
     FORMATS,
@@ -20,10 +24,6 @@ from graphmem.loaders.base import (
 )
 from graphmem.loaders.chatgpt import active_branch
 from graphmem.loaders.whatsapp import WhatsAppLoader
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from graphmem.errors import LoadError
 from graphmem.model import Episode
 from graphmem.time.instant import NEG_INF, POS_INF
 

@@ -704,7 +704,7 @@ def _lucene_query(text: str) -> str:
 
 def schema_dir() -> Path:
     """Where ``schema/*.cypher`` live: ``$GRAPHMEM_SCHEMA_DIR``, else the installed
-    ``graphmem.schema`` package (the repository's ``schema/`` folder)."""
+    ``graphmem.schema`` package (``graphmem/schema/`` in the repository)."""
     import graphmem.schema
 
     candidates = [os.environ.get("GRAPHMEM_SCHEMA_DIR"), Path(graphmem.schema.__file__).parent]
