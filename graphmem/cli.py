@@ -602,7 +602,7 @@ def _extractor(name: str) -> Any:
 def _estimate_records(path: str, format: str | None) -> int | None:
     """Lines in a line-oriented, uncompressed file (an estimate of its records)."""
     try:
-        from graphmem.loaders.base import detect
+        from graphmem.loaders import detect
 
         name = format or detect(Path(path)).name
         if name not in _LINE_FORMATS:

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem import Episode, GraphmemError, Memory
-from graphmem.loaders.base import FORMATS, iter_records
+from graphmem.loaders import FORMATS, iter_records
 
 FUZZ = settings(
     max_examples=int(os.environ.get("GRAPHMEM_FUZZ_EXAMPLES", "150")),
