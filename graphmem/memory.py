@@ -164,10 +164,8 @@ class Memory:
         if value is None:
             return default
         if isinstance(value, str):
-            try:
-                from graphmem.time.natural import parse_when
-            except ImportError:  # the natural-language module is optional at import time
-                return to_instant(value, tz=self.tz, field=field)
+            from graphmem.time.natural import parse_when
+
             return parse_when(value, now(), tz=self.tz)
         return to_instant(value, tz=self.tz, field=field)
 
