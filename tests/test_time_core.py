@@ -61,10 +61,20 @@ def test_strings_without_offset_are_localised_in_the_given_zone():
     )
 
 
-@pytest.mark.parametrize("bad", [datetime(2024, 1, 1), "", "next blursday", True, [2024]])
+@pytest.mark.parametrize(
+    "bad",
+    # "10:00" and "March 3" are not completed from today's date
+    [datetime(2024, 1, 1), "", "next blursday", True, [2024], "10:00", "March 3", "Tuesday"],
+)
 def test_unreadable_or_naive_times_are_refused(bad):
     with pytest.raises(InvalidTimeError):
         to_instant(bad, field="valid_from")
+
+
+def test_written_full_dates_are_read():
+    assert format_instant(to_instant("March 1, 2024 10:00 AM")) == "2024-03-01T10:00:00Z"
+    with pytest.raises(InvalidTimeError, match="cannot read"):
+        to_instant("0001-01-01T00:00:00+01:00")  # before the first instant, not an OverflowError
 
 
 def test_unknown_zone_is_refused():
