@@ -29,18 +29,16 @@ import json
 import math
 import os
 import statistics
-import sys
 import time
 from collections import defaultdict
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the `loaders` package
 
 from graphmem import Memory  # noqa: E402
+from graphmem.loaders.longmemeval import parse_date  # noqa: E402
 from graphmem.retrieval.search_table import SearchFilter  # noqa: E402
-from loaders.longmemeval import parse_date  # noqa: E402
 
 DATA = Path("/work/shared/data/longmemeval-dev/longmemeval_s_dev66.json.gz")
 TYPES = (

@@ -1,7 +1,12 @@
 """graphmem: a bitemporal knowledge-graph memory store for LLM agents.
 
 >>> from graphmem import Memory
->>> mem = Memory.open("memory.db")  # doctest: +SKIP
+>>> mem = Memory.open(":memory:", embedder=None)  # or a file path, or a bolt:// URI
+>>> _ = mem.remember("Alice", "lives_in", "Paris", valid_from="2019-01-01")
+>>> _ = mem.supersede("Alice", "lives_in", "Berlin", since="2024-03-01")
+>>> mem.ask("Where does Alice live now?").answer
+'Berlin (since 2024-03-01)'
+>>> mem.close()
 """
 
 from graphmem.errors import (

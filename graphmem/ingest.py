@@ -36,7 +36,7 @@ from graphmem.time.instant import NEG_INF, POS_INF, format_instant
 
 if TYPE_CHECKING:
     from graphmem.extraction.rules import Extractor
-    from graphmem.loaders.base import Record
+    from graphmem.loaders import Record
     from graphmem.memory import Memory
 
 Progress = Callable[[int], None]  # called with the number of records just handled
@@ -139,7 +139,7 @@ def load(
     progress: Progress | None = None,
 ) -> LoadReport:
     """Load one log file into ``memory``; see the module docstring for the pipeline."""
-    from graphmem.loaders.base import detect, get_loader, iter_records
+    from graphmem.loaders import detect, get_loader, iter_records
 
     started = time.perf_counter()
     report = LoadReport(path=str(path))

@@ -154,7 +154,14 @@ class Memory:
         """Open a store: a file path (embedded) or a Neo4j URI (``neo4j://host:7687``).
         ``owner``: whose memory it is ("I" in user turns and questions).
 
-        >>> Memory.open("memory.db", owner="Maya")  # doctest: +SKIP
+        >>> import pathlib, tempfile
+        >>> mem = Memory.open(pathlib.Path(tempfile.mkdtemp()) / "memory.db", owner="Maya")
+        >>> mem.owner
+        'Maya'
+        >>> mem.close()
+
+        Neo4j (skipped here: it needs a running server):
+
         >>> Memory.open("neo4j://localhost:7687", auth=("neo4j", "pw"))  # doctest: +SKIP
         """
         backend = open_backend(target, **backend_options)
@@ -175,10 +182,8 @@ class Memory:
         if value is None:
             return default
         if isinstance(value, str):
-            try:
-                from graphmem.time.natural import parse_when
-            except ImportError:  # the natural-language module is optional at import time
-                return to_instant(value, tz=self.tz, field=field)
+            from graphmem.time.natural import parse_when
+
             try:
                 return parse_when(value, now(), tz=self.tz)
             except InvalidTimeError as exc:  # name the argument, not the parser's "when"
@@ -202,7 +207,9 @@ class Memory:
         """Declare other names of one thing ("Bob" = "Robert Smith"): facts written or
         asked under an alias go to the same entity. Never crosses scopes.
 
-        >>> mem.alias("Robert Smith", "Bob", scope="team")  # doctest: +SKIP
+        >>> mem = Memory.open(":memory:", embedder=None)
+        >>> mem.alias("Robert Smith", "Bob", scope="team").aliases
+        ('Bob',)
         """
         for value in (name, *aliases):
             _check_text(value, "alias")
@@ -594,8 +601,17 @@ class Memory:
         commits in batches of ``batch_size`` records. A fact record the store refuses (an
         unknown predicate, a conflicting value) is left out and named in the report's ``errors``.
 
-        >>> report = mem.load("chat.jsonl", scope="alice")  # doctest: +SKIP
-        >>> report.episodes_added  # doctest: +SKIP
+        >>> import json, pathlib, tempfile
+        >>> log = pathlib.Path(tempfile.mkdtemp()) / "chat.jsonl"
+        >>> turn = {"timestamp": "2024-05-02T10:00:00Z", "speaker": "Bob", "role": "user",
+        ...         "text": "I work at Acme as a designer."}
+        >>> _ = log.write_text(json.dumps(turn))
+        >>> mem = Memory.open(":memory:", embedder=None)
+        >>> report = mem.load(log, scope="bob")
+        >>> report.episodes_added
+        1
+        >>> mem.ask("Where do I work?", speaker="Bob", scope="bob").answer
+        'Acme (since 2024-05-02)'
         """
         _check_text(scope, "scope")
         _check_count(batch_size, "batch_size")
@@ -631,7 +647,9 @@ class Memory:
         ("in March 2024", "last week") are resolved against it and narrow the window.
         ``history=True`` also returns superseded / corrected / retracted facts, marked.
 
-        >>> mem.search("where does Alice live", scope="alice").facts[0].fact.object  # doctest: +SKIP
+        >>> mem = Memory.open(":memory:", embedder=None)
+        >>> _ = mem.remember("Alice", "lives_in", "Berlin", valid_from="2024-03-01", scope="alice")
+        >>> mem.search("where does Alice live", scope="alice").facts[0].fact.object
         'Berlin'
         """
         _check_text(query, "query")
@@ -663,7 +681,9 @@ class Memory:
         the store does not know. "I/my" is ``speaker``, by default the owner (or "user",
         as loaders name the user when no owner is set).
 
-        >>> mem.ask("where do I live now?", speaker="Alice", scope="alice").answer  # doctest: +SKIP
+        >>> mem = Memory.open(":memory:", embedder=None)
+        >>> _ = mem.remember("Alice", "lives_in", "Berlin", valid_from="2024-03-01", scope="alice")
+        >>> mem.ask("where do I live now?", speaker="Alice", scope="alice").answer
         'Berlin (since 2024-03-01)'
         """
         speaker = speaker if speaker is not None else (self.owner or "user")

@@ -33,5 +33,5 @@ GRAPHMEM_NEO4J_PASSWORD="${GRAPHMEM_NEO4J_PASSWORD:-$(cat "${GRAPHMEM_NEO4J_DIR:
 export GRAPHMEM_NEO4J_PASSWORD
 
 # 4. Lint, then the suite.
-.venv/bin/ruff check graphmem loaders tests bench scripts
+.venv/bin/ruff check graphmem tests bench scripts
 .venv/bin/python -m pytest "$@"

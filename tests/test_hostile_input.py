@@ -10,12 +10,12 @@ import os
 import sqlite3
 
 import pytest
-from graphmem.loaders.base import FORMATS, iter_records
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem import Episode, GraphmemError, Memory
 from graphmem.errors import InvalidFactError, InvalidTimeError, LoadError
+from graphmem.loaders import FORMATS, iter_records
 
 FUZZ = settings(
     max_examples=int(os.environ.get("GRAPHMEM_FUZZ_EXAMPLES", "150")),

@@ -9,21 +9,22 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from graphmem.loaders import base
-from graphmem.loaders.base import (
-    FORMATS,
-    Record,
-    detect,
-    get_loader,
-    iter_records,
-    parse_time,
-)
-from graphmem.loaders.chatgpt import active_branch
-from graphmem.loaders.whatsapp import WhatsAppLoader
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graphmem.errors import LoadError
+from graphmem.loaders import (
+    FORMATS,
+    Record,
+    RecordError,
+    detect,
+    get_loader,
+    iter_records,
+    json_stream,
+)
+from graphmem.loaders.chatgpt import active_branch
+from graphmem.loaders.times import parse_time
+from graphmem.loaders.whatsapp import WhatsAppLoader
 from graphmem.model import Episode
 from graphmem.time.instant import NEG_INF, POS_INF
 
@@ -276,7 +277,7 @@ def test_chatgpt_branch_without_current_node_follows_last_children() -> None:
     assert [n["id"] for n in active_branch(mapping, None)] == ["r", "a", "b2"]
     assert [n["id"] for n in active_branch(mapping, "b1")] == ["r", "a", "b1"]
     mapping["r"]["parent"] = "b1"  # a cycle
-    with pytest.raises(base.RecordError, match="cycle"):
+    with pytest.raises(RecordError, match="cycle"):
         active_branch(mapping, "b1")
 
 
@@ -571,7 +572,7 @@ def test_parse_time_rules() -> None:
     assert parse_time("1709287200") == utc(2024, 3, 1, 10)
     assert parse_time("March 1, 2024 10:00 AM") == utc(2024, 3, 1, 10)
     for bad in ("10:00", "Tuesday", "", None, True, "inf", "soon"):
-        with pytest.raises(base.RecordError):
+        with pytest.raises(RecordError):
             parse_time(bad)
     assert parse_time("inf", allow_infinite=True) == POS_INF
 
@@ -580,11 +581,11 @@ def test_parse_time_rules() -> None:
 
 
 def test_streaming_json_items_across_tiny_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(base, "CHUNK_SIZE", 3)
+    monkeypatch.setattr(json_stream, "CHUNK_SIZE", 3)
     for name in ("chatgpt_conversations.json", "claude_conversations.json", "locomo_sample.json"):
-        monkeypatch.setattr(base, "CHUNK_SIZE", 1 << 20)
+        monkeypatch.setattr(json_stream, "CHUNK_SIZE", 1 << 20)
         big = [(r.line, r.episode) for r in iter_records(DATA / name)]
-        monkeypatch.setattr(base, "CHUNK_SIZE", 3)
+        monkeypatch.setattr(json_stream, "CHUNK_SIZE", 3)
         small = [(r.line, r.episode) for r in iter_records(DATA / name)]
         assert big == small
 
@@ -611,7 +612,7 @@ _json_values = st.recursive(
 def test_array_splitter_matches_json(items, indent, chunk) -> None:
     text = json.dumps(items, indent=indent)
     chunks = [text[1:][i : i + chunk] for i in range(0, len(text) - 1, chunk)]
-    splitter = base._ArraySplitter(chunks, 1)
+    splitter = json_stream._ArraySplitter(chunks, 1)
     parts = list(splitter)
     assert splitter.closed
     assert [json.loads(t) for _, _, t in parts] == items

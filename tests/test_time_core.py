@@ -63,7 +63,11 @@ def test_strings_without_offset_are_localised_in_the_given_zone():
     )
 
 
-@pytest.mark.parametrize("bad", [datetime(2024, 1, 1), "", "next blursday", True, [2024]])
+@pytest.mark.parametrize(
+    "bad",
+    # "10:00" and "March 3" are not completed from today's date
+    [datetime(2024, 1, 1), "", "next blursday", True, [2024], "10:00", "March 3", "Tuesday"],
+)
 def test_unreadable_or_naive_times_are_refused(bad):
     with pytest.raises(InvalidTimeError):
         to_instant(bad, field="valid_from")
@@ -83,6 +87,10 @@ def test_offsets_and_years_past_the_range_are_refused_naming_the_argument(text, 
     with pytest.raises(InvalidTimeError, match=f"^when: .*{why}"):
         parse_when(text, datetime(2024, 6, 1, tzinfo=UTC))
     assert format_instant(to_instant("2024-01-01T00:00:00+23:59")) == "2023-12-31T00:01:00Z"
+
+
+def test_written_full_dates_are_read():
+    assert format_instant(to_instant("March 1, 2024 10:00 AM")) == "2024-03-01T10:00:00Z"
 
 
 def test_unknown_zone_is_refused():

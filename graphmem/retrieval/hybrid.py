@@ -140,10 +140,8 @@ def question_window(
     query: str, reference: datetime, tz=None
 ) -> tuple[tuple[datetime, datetime] | None, str | None]:
     """The time window a question names, if any (the first expression found)."""
-    try:
-        from graphmem.time.natural import find_time_expressions
-    except ImportError:  # pragma: no cover - the module ships with graphmem
-        return None, None
+    from graphmem.time.natural import find_time_expressions
+
     found = [e for e in find_time_expressions(query, reference, tz=tz) if e.grain != "instant"]
     if not found:
         return None, None

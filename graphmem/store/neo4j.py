@@ -109,7 +109,7 @@ from graphmem.time.instant import NEG_INF, POS_INF, format_instant
 try:
     import neo4j
     from neo4j import exceptions as neo4j_errors
-except ImportError:  # pragma: no cover - the driver is an optional dependency
+except ImportError:  # pragma: no cover - a dependency, but the embedded backend runs without it
     neo4j = None  # type: ignore[assignment]
     neo4j_errors = None  # type: ignore[assignment]
 
@@ -705,7 +705,7 @@ def _lucene_query(text: str) -> str:
 
 def schema_dir() -> Path:
     """Where ``schema/*.cypher`` live: ``$GRAPHMEM_SCHEMA_DIR``, else the installed
-    ``graphmem.schema`` package (the repository's ``schema/`` folder)."""
+    ``graphmem.schema`` package (``graphmem/schema/`` in the repository)."""
     import graphmem.schema
 
     candidates = [os.environ.get("GRAPHMEM_SCHEMA_DIR"), Path(graphmem.schema.__file__).parent]
@@ -828,7 +828,7 @@ class Neo4jBackend:
         if neo4j is None:
             raise StoreError(
                 f"cannot open {where}: the Neo4j driver is not installed "
-                "(pip install 'graphmem[neo4j]')"
+                "(pip install neo4j, or pip install -e .)"
             )
         options: dict[str, Any] = {
             "connection_timeout": 10.0,

@@ -1,9 +1,17 @@
 """Copy a store into another: typically a local embedded store into Neo4j.
 
->>> from graphmem.store import open_backend  # doctest: +SKIP
->>> counts = push(open_backend("memory.db"), open_backend("bolt://host:7687"))  # doctest: +SKIP
->>> counts["rows"], counts["events"]  # doctest: +SKIP
-(12, 14)
+>>> import pathlib, tempfile
+>>> from graphmem import Memory
+>>> from graphmem.store import open_backend
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> mem = Memory.open(folder / "memory.db", embedder=None)
+>>> _ = mem.remember("Alice", "lives_in", "Berlin", valid_from="2024-03-01")
+>>> target = open_backend(folder / "copy.db")  # typically open_backend("bolt://host:7687")
+>>> counts = push(mem.backend, target)
+>>> counts["rows"], counts["entities"]
+(1, 2)
+>>> push(mem.backend, target)["rows"]  # idempotent
+0
 
 Everything is kept as it is: row ids, fact ids and all four timestamps (expired rows
 too), entities, episodes, the event log, each scope's clock and the embeddings of rows,

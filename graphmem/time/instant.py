@@ -45,6 +45,17 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+#: The words ``to_instant`` reads as the open ends (any case, around whitespace).
+POS_INF_WORDS = frozenset({"inf", "+inf", "infinity", "+infinity", "forever"})
+NEG_INF_WORDS = frozenset({"-inf", "-infinity"})
+INFINITE_WORDS = POS_INF_WORDS | NEG_INF_WORDS
+
+# Two defaults that differ in year, month and day (both leap years, so "29 Feb" is not
+# refused for the wrong reason): a date read the same under both names a full date.
+_DEFAULT_A = datetime(1904, 1, 1)
+_DEFAULT_B = datetime(1908, 2, 2)
+
+
 def to_instant(value: TimeLike, *, tz: str | tzinfo | None = None, field: str = "time") -> datetime:
     """Normalise ``value`` to an aware UTC datetime.
 
@@ -53,7 +64,10 @@ def to_instant(value: TimeLike, *, tz: str | tzinfo | None = None, field: str = 
     - ``date`` or a string without an offset: localised in ``tz`` (default UTC), the
       explicit, documented zone of the caller;
     - ``int``/``float``: seconds since the Unix epoch;
-    - the strings ``"-inf"``/``"inf"`` (and ``"+inf"``): the open-end sentinels.
+    - the strings ``"-inf"``/``"inf"`` (and ``"+inf"``): the open-end sentinels;
+    - other strings: ISO 8601, else a written date ("March 1, 2024 10:00 AM") that
+      names year, month and day itself: a bare "10:00" or "March 3" is refused, never
+      completed from today's date.
     """
     zone = resolve_tz(tz)
     if isinstance(value, datetime):
@@ -75,25 +89,26 @@ def to_instant(value: TimeLike, *, tz: str | tzinfo | None = None, field: str = 
     if isinstance(value, str):
         text = value.strip()
         lowered = text.lower()
-        if lowered in {"inf", "+inf", "infinity", "+infinity", "forever"}:
+        if lowered in POS_INF_WORDS:
             return POS_INF
-        if lowered in {"-inf", "-infinity"}:
+        if lowered in NEG_INF_WORDS:
             return NEG_INF
         if not text:
             raise InvalidTimeError(f"{field}: empty time string")
-        try:
-            parsed = date_parser.isoparse(text)
-        except (ValueError, OverflowError):
-            try:
-                parsed = date_parser.parse(text)
-            except (ValueError, OverflowError) as exc:
-                raise InvalidTimeError(f"{field}: cannot read {value!r} as a time") from exc
-        if parsed.tzinfo is None:
+        parsed = _parse_date_text(text, field)
+        if parsed.tzinfo is None or _offset_of(parsed) is None:
             parsed = parsed.replace(tzinfo=zone)
         return _in_utc(parsed, field, value)
     raise InvalidTimeError(
         f"{field}: expected a datetime, date or string, got {type(value).__name__}"
     )
+
+
+def _offset_of(parsed: datetime) -> timedelta | None:
+    try:
+        return parsed.utcoffset()
+    except ValueError:  # an offset of 24 h or more: _in_utc names it
+        return timedelta(0)
 
 
 def _in_utc(parsed: datetime, field: str, value: str) -> datetime:
@@ -117,6 +132,22 @@ def _offset_text(offset: timedelta) -> str:
     sign = "-" if offset < timedelta(0) else "+"
     minutes = abs(offset) // timedelta(minutes=1)
     return f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def _parse_date_text(text: str, field: str) -> datetime:
+    """ISO 8601, else a written date that names year, month and day (maybe naive)."""
+    try:
+        return date_parser.isoparse(text)
+    except (ValueError, OverflowError):
+        pass
+    try:
+        a = date_parser.parse(text, default=_DEFAULT_A)
+        b = date_parser.parse(text, default=_DEFAULT_B)
+    except (ValueError, OverflowError) as exc:
+        raise InvalidTimeError(f"{field}: cannot read {text!r} as a time") from exc
+    if a.date() != b.date():
+        raise InvalidTimeError(f"{field}: {text!r} is not a complete date")
+    return a
 
 
 def to_micros(t: datetime) -> int:

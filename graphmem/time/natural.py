@@ -85,7 +85,14 @@ from dateutil.easter import easter
 from dateutil.relativedelta import relativedelta
 
 from graphmem.errors import EmptyIntervalError, InvalidTimeError
-from graphmem.time.instant import NEG_INF, ONE_MICROSECOND, POS_INF, resolve_tz, to_instant
+from graphmem.time.instant import (
+    INFINITE_WORDS,
+    NEG_INF,
+    ONE_MICROSECOND,
+    POS_INF,
+    resolve_tz,
+    to_instant,
+)
 from graphmem.time.interval import Interval
 
 __all__ = ["TimeExpression", "find_time_expressions", "parse_when", "resolve_time"]
@@ -1246,16 +1253,6 @@ def resolve_time(
 _PLACEHOLDER_REFERENCE = datetime(2000, 1, 1, tzinfo=UTC)
 
 
-def _complete_date(text: str) -> bool:
-    """True when dateutil reads year, month and day from ``text`` itself (not defaults)."""
-    try:
-        first = date_parser.parse(text, default=datetime(2001, 1, 1))
-        second = date_parser.parse(text, default=datetime(2002, 2, 2))
-    except (ValueError, OverflowError):
-        return False
-    return first == second
-
-
 def parse_when(
     value: object,
     reference: datetime | None = None,
@@ -1266,7 +1263,7 @@ def parse_when(
 ) -> datetime:
     """A UTC instant for an API or CLI argument.
 
-    Datetimes, dates, epoch numbers and ISO strings go through
+    Datetimes, dates, epoch numbers, ISO strings and written full dates go through
     :func:`~graphmem.time.instant.to_instant`; a natural phrase ("yesterday", "last
     Tuesday", "3 days ago", "March 2024") gives the start of its interval. Relative
     phrases need ``reference`` (never the wall clock: pass ``now()`` explicitly if that is
@@ -1280,7 +1277,7 @@ def parse_when(
     text = value.strip()
     if not text:
         raise InvalidTimeError("when: empty time string")
-    if text.lower() in {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity", "forever"}:
+    if text.lower() in INFINITE_WORDS:
         return to_instant(text)
     try:
         date_parser.isoparse(text)
@@ -1297,6 +1294,6 @@ def parse_when(
         if expr.interval.start == NEG_INF:
             raise InvalidTimeError(f"when: {value!r} ({expr.kind}) has no start; name a time")
         return expr.interval.start
-    if _complete_date(text):
-        return to_instant(text, tz=zone, field="when")
-    raise InvalidTimeError(f"when: cannot read {value!r} as a time")
+    # a written full date ("March 1, 2024 10:00 AM"), read as to_instant reads it; its
+    # error says why not (unreadable, incomplete, an offset or year out of range)
+    return to_instant(text, tz=zone, field="when")

@@ -27,18 +27,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .base import (
-    JsonDocumentLoader,
-    Record,
-    RecordError,
-    Reporter,
-    has_key,
-    looks_like_json_document,
-    make_zone_time,
-    parse_time,
-    scoped,
-)
-from .turns import Turn, labelled, session_records
+from .json_stream import JsonDocumentLoader, has_key, looks_like_json_document
+from .record import Record, RecordError, Reporter
+from .times import make_zone_time, parse_time
+from .turns import Turn, labelled, scoped, session_records
 
 _SESSION = re.compile(r"^session_(\d+)$")
 _DATE = re.compile(

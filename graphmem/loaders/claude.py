@@ -21,7 +21,9 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
-from .base import Record, RecordError, Reporter, has_key, looks_like_json_document, normalise_role
+from .json_stream import has_key, looks_like_json_document
+from .messages import normalise_role
+from .record import Record, RecordError, Reporter
 from .turns import ChatExportLoader, Clock, Turn, labelled
 
 

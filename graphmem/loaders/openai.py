@@ -33,24 +33,13 @@ from typing import Any
 
 from graphmem.model import Episode
 
-from .base import (
-    NON_TURN_ROLES,
-    FileLoader,
-    Record,
-    RecordError,
-    Reporter,
-    array_element_lines,
-    file_stem,
-    first_key,
-    has_key,
-    iter_json_items,
-    looks_like_json_document,
-    make_episode,
-    normalise_role,
-    text_of,
-)
+from .fields import first_key
+from .files import file_stem
+from .json_stream import array_element_lines, has_key, iter_json_items, looks_like_json_document
 from .jsonl import TIME_KEYS
-from .turns import Clock
+from .messages import NON_TURN_ROLES, normalise_role, text_of
+from .record import FileLoader, Record, RecordError, Reporter
+from .turns import Clock, make_episode
 
 CONVERSATION_TIME_KEYS = (*TIME_KEYS, "start_time", "started_at")
 SESSION_KEYS = ("id", "session", "session_id", "conversation_id")

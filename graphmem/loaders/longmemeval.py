@@ -30,19 +30,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .base import (
-    JsonDocumentLoader,
-    Record,
-    RecordError,
-    Reporter,
-    has_key,
-    looks_like_json_document,
-    make_zone_time,
-    normalise_role,
-    parse_time,
-    scoped,
-)
-from .turns import Turn, session_records
+from .json_stream import JsonDocumentLoader, has_key, looks_like_json_document
+from .messages import normalise_role
+from .record import Record, RecordError, Reporter
+from .times import make_zone_time, parse_time
+from .turns import Turn, scoped, session_records
 
 _DATE = re.compile(
     r"^\s*(\d{4})/(\d{1,2})/(\d{1,2})\s*(?:\([A-Za-z]+\))?\s*(\d{1,2}):(\d{2})(?::(\d{2}))?\s*$"

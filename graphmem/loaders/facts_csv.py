@@ -18,17 +18,9 @@ from collections.abc import Iterator
 from datetime import tzinfo
 from pathlib import Path
 
-from .base import (
-    _READ_ERRORS,
-    FileLoader,
-    Record,
-    Reporter,
-    _read_failure,
-    first_lines,
-    inner_suffix,
-    make_fact,
-    open_text,
-)
+from .facts import make_fact
+from .files import READ_ERRORS, first_lines, inner_suffix, open_text, read_failure
+from .record import FileLoader, Record, Reporter
 
 REQUIRED = ("subject", "predicate", "object")
 
@@ -89,9 +81,9 @@ class FactsCsvLoader(FileLoader):
         except csv.Error as exc:
             line = 1 + (reader.line_num if reader is not None else 0)
             reporter.error(f"malformed CSV: {exc}", line)
-        except _READ_ERRORS as exc:
+        except READ_ERRORS as exc:
             line = 2 + (reader.line_num if reader is not None else 0)
-            reporter.error(_read_failure(exc), line)
+            reporter.error(read_failure(exc), line)
 
 
 LOADER = FactsCsvLoader()

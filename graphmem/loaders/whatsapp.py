@@ -35,16 +35,9 @@ from collections.abc import Iterator
 from datetime import datetime, tzinfo
 from pathlib import Path
 
-from .base import (
-    FileLoader,
-    Record,
-    RecordError,
-    Reporter,
-    file_stem,
-    first_lines,
-    iter_lines,
-    make_zone_time,
-)
+from .files import file_stem, first_lines, iter_lines
+from .record import FileLoader, Record, RecordError, Reporter
+from .times import make_zone_time
 from .turns import LineMessages
 
 _INVISIBLE = str.maketrans(

@@ -22,16 +22,9 @@ from collections.abc import Iterator
 from datetime import datetime, tzinfo
 from pathlib import Path
 
-from .base import (
-    FileLoader,
-    Record,
-    RecordError,
-    Reporter,
-    file_stem,
-    first_lines,
-    iter_lines,
-    parse_time,
-)
+from .files import file_stem, first_lines, iter_lines
+from .record import FileLoader, Record, RecordError, Reporter
+from .times import parse_time
 from .turns import LineMessages
 
 _LINE = re.compile(

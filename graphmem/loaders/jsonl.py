@@ -27,24 +27,13 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
-from .base import (
-    NON_TURN_ROLES,
-    FileLoader,
-    Record,
-    RecordError,
-    Reporter,
-    TurnCounter,
-    file_stem,
-    first_key,
-    first_lines,
-    inner_suffix,
-    iter_json_objects,
-    json_object_line,
-    make_episode,
-    normalise_role,
-    parse_time,
-    text_of,
-)
+from .fields import first_key
+from .files import file_stem, first_lines, inner_suffix
+from .json_stream import iter_json_objects, json_object_line
+from .messages import NON_TURN_ROLES, normalise_role, text_of
+from .record import FileLoader, Record, RecordError, Reporter
+from .times import parse_time
+from .turns import TurnCounter, make_episode
 
 TEXT_KEYS = ("text", "content", "message", "body", "utterance", "msg", "value")
 SPEAKER_KEYS = ("speaker", "name", "author", "sender", "from", "user", "username")

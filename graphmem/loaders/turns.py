@@ -10,7 +10,9 @@ same everywhere and lives here:
   (chat exports, OpenAI messages);
 - ``ChatExportLoader``: the frame of a chat export (ChatGPT, Claude): a list of
   conversations, each with an id, a name, a time and its messages;
-- ``LineMessages``: messages that run on over several lines (WhatsApp, transcripts).
+- ``LineMessages``: messages that run on over several lines (WhatsApp, transcripts);
+- ``make_episode``, ``TurnCounter``, ``scoped``: an ``Episode`` from fields (a bad one is
+  a ``RecordError``), turn numbers per session, a dataset unit's scope.
 """
 
 from __future__ import annotations
@@ -21,17 +23,14 @@ from datetime import datetime, tzinfo
 from functools import partial
 from typing import Any, Literal
 
-from graphmem.model import stable_id
+from pydantic import ValidationError
 
-from .base import (
-    JsonDocumentLoader,
-    Record,
-    RecordError,
-    Reporter,
-    first_key,
-    make_episode,
-    parse_time,
-)
+from graphmem.model import DEFAULT_SCOPE, Episode, stable_id
+
+from .fields import first_key, validation_message
+from .json_stream import JsonDocumentLoader
+from .record import Record, RecordError, Reporter
+from .times import parse_time
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +41,34 @@ class Turn:
     text: str
     timestamp: datetime
     role: str | None = None
+
+
+def scoped(scope: str, key: str) -> str:
+    """The scope for a dataset's own unit (a LongMemEval question, a LoCoMo sample):
+    the key itself under the default scope, else ``scope/key``."""
+    return key if scope == DEFAULT_SCOPE else f"{scope}/{key}"
+
+
+class TurnCounter:
+    """0-based turn numbers per (scope, session), in file order."""
+
+    __slots__ = ("_next",)
+
+    def __init__(self) -> None:
+        self._next: dict[tuple[str, str], int] = {}
+
+    def __call__(self, scope: str, session: str) -> int:
+        key = (scope, session)
+        turn = self._next.get(key, 0)
+        self._next[key] = turn + 1
+        return turn
+
+
+def make_episode(**fields: Any) -> Episode:
+    try:
+        return Episode(**fields)
+    except ValidationError as exc:
+        raise RecordError(validation_message(exc)) from None
 
 
 def labelled(items: Iterable[Any], key: str) -> Iterator[tuple[Any, Any]]:

@@ -14,15 +14,10 @@ from collections.abc import Iterator
 from datetime import tzinfo
 from pathlib import Path
 
-from .base import (
-    FileLoader,
-    Record,
-    Reporter,
-    first_lines,
-    iter_json_objects,
-    json_object_line,
-    make_fact,
-)
+from .facts import make_fact
+from .files import first_lines
+from .json_stream import iter_json_objects, json_object_line
+from .record import FileLoader, Record, Reporter
 
 REQUIRED = ("subject", "predicate", "object")
 

@@ -1,0 +1,112 @@
+"""The package's layers, read from the modules' own import statements (``ast``, nothing is
+imported): time and the model are the bottom and know nothing above them; the loaders
+only parse, on top of the model and time.
+
+Every import counts, also those inside functions and under ``TYPE_CHECKING``. Known
+cycles this test does not forbid (yet): ``store`` <-> ``retrieval`` (the backends build
+``retrieval.search_table`` queries, ``retrieval.hybrid`` reads ``store.protocol``; with
+``history`` in the loop), and ``memory`` <-> ``answer`` / ``ingest`` (lazy imports).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "graphmem"
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """The graphmem modules ``path`` imports (relative imports resolved)."""
+    name = _module(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+                found.add(target)
+                if not node.module:  # from . import x
+                    found.update(f"{target}.{alias.name}" for alias in node.names)
+            elif node.module:
+                found.add(node.module)
+    return {m for m in found if m == "graphmem" or m.startswith("graphmem.")}
+
+
+IMPORTS = {_module(p): _imports(p) for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _under(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def _offenders(layer: str, forbidden: tuple[str, ...]) -> list[str]:
+    return sorted(
+        f"{module} imports {target}"
+        for module, targets in IMPORTS.items()
+        if _under(module, layer)
+        for target in targets
+        if any(_under(target, f) for f in forbidden)
+    )
+
+
+ABOVE_THE_MODEL = (
+    "graphmem.store",
+    "graphmem.retrieval",
+    "graphmem.extraction",
+    "graphmem.loaders",
+    "graphmem.cli",
+    "graphmem.memory",
+)
+
+
+def test_the_walk_sees_the_package() -> None:
+    assert "graphmem.time.instant" in IMPORTS
+    assert "graphmem.loaders.registry" in IMPORTS
+    assert "graphmem.time.instant" in IMPORTS["graphmem.loaders.times"]
+
+
+@pytest.mark.parametrize("layer", ["graphmem.time", "graphmem.model"])
+def test_time_and_model_import_nothing_above_them(layer: str) -> None:
+    assert _offenders(layer, ABOVE_THE_MODEL) == []
+
+
+def test_time_imports_only_itself_and_errors() -> None:
+    allowed = ("graphmem.time", "graphmem.errors")
+    outside = sorted(
+        f"{module} imports {target}"
+        for module, targets in IMPORTS.items()
+        if _under(module, "graphmem.time")
+        for target in targets
+        if not any(_under(target, a) for a in allowed)
+    )
+    assert outside == []
+
+
+def test_loaders_do_not_import_the_cli() -> None:
+    assert _offenders("graphmem.loaders", ("graphmem.cli",)) == []
+
+
+def test_loaders_only_parse_on_top_of_model_and_time() -> None:
+    """No store, retrieval, extraction or Memory in a loader: they yield records only."""
+    allowed = ("graphmem.loaders", "graphmem.model", "graphmem.time", "graphmem.errors")
+    outside = sorted(
+        f"{module} imports {target}"
+        for module, targets in IMPORTS.items()
+        if _under(module, "graphmem.loaders")
+        for target in targets
+        if not any(_under(target, a) for a in allowed)
+    )
+    assert outside == []
