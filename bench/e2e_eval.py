@@ -14,7 +14,7 @@ fresh embedded store, then every question goes to ``Memory.ask`` as asked at its
 ``asked_at`` by its ``speaker``. An answer is **right** when it is known and its values
 equal the expected ones (as a set, or in order when ``ordered``; names compare
 case-insensitively), or when an abstain question gets "I don't know"; **wrong** when it
-answers something else; **abstained** when it says it does not know a question that has
+answers something else (a "when" answer is its date, ``Answer.at``); **abstained** when it says it does not know a question that has
 an answer. Scores by category; the wrong-answer rate is the share of all questions
 answered wrongly.
 """
@@ -31,6 +31,7 @@ from pathlib import Path
 from authors import AUTHORS, SPLITS, parser
 
 from graphmem import Memory
+from graphmem.time.instant import format_instant
 
 
 def _norm(value: str) -> str:
@@ -44,6 +45,8 @@ def verdict(expected: dict, answer) -> str:
     if not answer.known:
         return "abstained"
     got = [_norm(v.value) for v in answer.values]
+    if answer.at is not None:  # a "when" question: the answer is the instant
+        got = [format_instant(answer.at)[:10]]
     want = [_norm(v) for v in expected["values"]]
     same = got == want if expected.get("ordered") else set(got) == set(want)
     return "right" if same else "wrong"

@@ -76,6 +76,7 @@ class Answer(BaseModel):
     values: list[AnswerValue] = []
     supporting: list[Fact] = []
     hits: list[Hit] = []
+    at: datetime | None = None  # the answer to a "when" question: the instant asked for
 
 
 def reading_for(memory: Memory, question: str, *, scope: str, owner: str,
@@ -162,7 +163,7 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
         if edge in (NEG_INF, POS_INF):
             return Answer(**base, answer=f"I don't know when ({v.describe()}).", known=False)
         text = f"{format_instant(edge)[:10]} ({v.describe()})"
-        return Answer(**base, answer=text, known=True, values=[v])
+        return Answer(**base, answer=text, known=True, values=[v], at=edge)
     text = ", then ".join(v.describe() for v in values)
     stale = None
     if known_at >= POS_INF and (mode == "current" or r.mode in ("timeline", "past")):

@@ -671,6 +671,7 @@ def _answer_json(answer: Answer) -> dict[str, Any]:
         "mode": answer.mode,
         "subject": answer.subject,
         "predicate": answer.predicate,
+        "at": format_instant(answer.at) if answer.at is not None else None,
         "values": [
             {
                 "value": v.value,

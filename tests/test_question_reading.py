@@ -125,3 +125,9 @@ def test_a_name_the_scope_never_heard_of_gets_i_dont_know(mem):
 def test_a_question_it_cannot_read_is_declined_not_guessed(mem):
     answer = mem.ask("what's my shoe size?", speaker="Maya", reference=ASKED, scope="s")
     assert not answer.known
+
+
+def test_a_when_question_is_answered_with_the_instant(mem):
+    answer = mem.ask("when did Sam start at Globex?", speaker="Maya", reference=ASKED, scope="s")
+    assert answer.known and answer.at is not None and _day(answer.at) == "2021-01-01"
+    assert answer.answer.startswith("2021-01-01")
