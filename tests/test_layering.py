@@ -83,16 +83,19 @@ def test_time_and_model_import_nothing_above_them(layer: str) -> None:
     assert _offenders(layer, ABOVE_THE_MODEL) == []
 
 
-def test_time_imports_only_itself_and_errors() -> None:
-    allowed = ("graphmem.time", "graphmem.errors")
-    outside = sorted(
+def _outside(layer: str, allowed: tuple[str, ...]) -> list[str]:
+    """Imports of ``layer``'s modules from anywhere but ``allowed``."""
+    return sorted(
         f"{module} imports {target}"
         for module, targets in IMPORTS.items()
-        if _under(module, "graphmem.time")
+        if _under(module, layer)
         for target in targets
         if not any(_under(target, a) for a in allowed)
     )
-    assert outside == []
+
+
+def test_time_imports_only_itself_and_errors() -> None:
+    assert _outside("graphmem.time", ("graphmem.time", "graphmem.errors")) == []
 
 
 def test_loaders_do_not_import_the_cli() -> None:
@@ -102,11 +105,4 @@ def test_loaders_do_not_import_the_cli() -> None:
 def test_loaders_only_parse_on_top_of_model_and_time() -> None:
     """No store, retrieval, extraction or Memory in a loader: they yield records only."""
     allowed = ("graphmem.loaders", "graphmem.model", "graphmem.time", "graphmem.errors")
-    outside = sorted(
-        f"{module} imports {target}"
-        for module, targets in IMPORTS.items()
-        if _under(module, "graphmem.loaders")
-        for target in targets
-        if not any(_under(target, a) for a in allowed)
-    )
-    assert outside == []
+    assert _outside("graphmem.loaders", allowed) == []
