@@ -644,6 +644,22 @@ def _speaker(args: argparse.Namespace) -> str | None:
     return getattr(args, "speaker", None) or os.environ.get("GRAPHMEM_SPEAKER") or None
 
 
+def _unknown_scope(ctx: Ctx, memory: Memory, *, named: bool) -> int:
+    """After a read that found nothing: if the scope holds nothing, say so on stderr with
+    the scopes that do exist (a typo in --scope otherwise reads as an honest "nothing
+    known"). ``named``: the user asked about something (a subject, a question), so
+    an empty scope fails the command (exit 1); a listing only warns."""
+    scopes = memory.scopes()
+    if ctx.scope in scopes:
+        return EXIT_OK
+    here = ", ".join(scopes) if scopes else "none (the store is empty)"
+    ctx.err.print(
+        _shown(f"graphmem: scope {ctx.scope!r} holds nothing; scopes here: {here}"),
+        soft_wrap=True,
+    )
+    return EXIT_ERROR if named else EXIT_OK
+
+
 def cmd_ask(ctx: Ctx, args: argparse.Namespace) -> int:
     as_of = ctx.when(args.as_of, "--as-of")
     known_at = ctx.when(args.known_at, "--known-at")
@@ -653,14 +669,14 @@ def cmd_ask(ctx: Ctx, args: argparse.Namespace) -> int:
     )
     if ctx.json:
         ctx.emit(_answer_json(answer))
-        return EXIT_OK
-    style = "bold green" if answer.known else "bold yellow"
-    ctx.out.print(f"[{style}]{_shown(answer.answer)}[/]")
-    ctx.out.print(f"[dim]mode: {_shown(answer.mode)}[/]")
-    if answer.supporting:
-        rows = [(f, None) for f in answer.supporting]
-        ctx.out.print(_facts_table("supporting facts", rows, recorded=True))
-    return EXIT_OK
+    else:
+        style = "bold green" if answer.known else "bold yellow"
+        ctx.out.print(f"[{style}]{_shown(answer.answer)}[/]")
+        ctx.out.print(f"[dim]mode: {_shown(answer.mode)}[/]")
+        if answer.supporting:
+            rows = [(f, None) for f in answer.supporting]
+            ctx.out.print(_facts_table("supporting facts", rows, recorded=True))
+    return EXIT_OK if answer.known else _unknown_scope(ctx, memory, named=True)
 
 
 def _answer_json(answer: Answer) -> dict[str, Any]:
@@ -733,7 +749,7 @@ def cmd_search(ctx: Ctx, args: argparse.Namespace) -> int:
                 "hits": [_hit_json(h) for h in result.hits],
             }
         )
-        return EXIT_OK
+        return EXIT_OK if result.hits else _unknown_scope(ctx, memory, named=True)
     title = f"search: {args.query!r} ({result.mode}"
     title += f", window {result.window_text!r})" if result.window_text else ")"
     table = _table(title, "#", "kind", "score", "text", "when", "status")
@@ -744,7 +760,7 @@ def cmd_search(ctx: Ctx, args: argparse.Namespace) -> int:
             when = f"said {_t(hit.episode.timestamp)} by {hit.episode.speaker}"  # type: ignore[union-attr]
         table.add_row(str(i), hit.kind, f"{hit.score:.3f}", hit.text, when, _status(hit.status))
     ctx.out.print(table if result.hits else "[yellow]no hits[/]")
-    return EXIT_OK
+    return EXIT_OK if result.hits else _unknown_scope(ctx, memory, named=True)
 
 
 def cmd_facts(ctx: Ctx, args: argparse.Namespace) -> int:
@@ -755,18 +771,19 @@ def cmd_facts(ctx: Ctx, args: argparse.Namespace) -> int:
         args.subject, args.predicate, args.object, as_of=as_of, known_at=known_at, scope=ctx.scope
     )
     rows.sort(key=lambda r: (r.subject, r.predicate, r.valid_from, r.object))
+    named = args.subject is not None
     if ctx.json:
         ctx.emit([_fact_json(r) for r in rows])
-        return EXIT_OK
+        return EXIT_OK if rows else _unknown_scope(ctx, memory, named=named)
     title = "facts" + (f" of {args.subject}" if args.subject else "")
     title += f", true at {_t(as_of)}" if as_of else ", true now"
     title += f", as known at {_t(known_at)}" if known_at else ""
     ctx.out.print(
         _facts_table(title, [(r, None) for r in rows], recorded=True)
         if rows
-        else f"[yellow]no facts[/] ({title})"
+        else f"[yellow]no facts[/] ({_shown(title)})"
     )
-    return EXIT_OK
+    return EXIT_OK if rows else _unknown_scope(ctx, memory, named=named)
 
 
 def cmd_timeline(ctx: Ctx, args: argparse.Namespace) -> int:
@@ -777,6 +794,9 @@ def cmd_timeline(ctx: Ctx, args: argparse.Namespace) -> int:
         memory.registry.get(args.predicate)
     if args.output:
         from graphmem.timeline_plot import plot_timeline
+
+        if ctx.scope not in memory.scopes():  # no picture of nothing: name the scopes there are
+            return _unknown_scope(ctx, memory, named=True)
 
         path = plot_timeline(
             memory,
@@ -810,14 +830,14 @@ def cmd_timeline(ctx: Ctx, args: argparse.Namespace) -> int:
                 for e in entries
             ]
         )
-        return EXIT_OK
+        return EXIT_OK if entries else _unknown_scope(ctx, memory, named=True)
     title = f"timeline of {args.subject}" + (f" {args.predicate}" if args.predicate else "")
     title += f", as known at {_t(known_at)}" if known_at else ""
     table = _table(title, "predicate", "value", "from", "until", "status")
     for e in entries:
         table.add_row(e.predicate, e.object, _t(e.valid_from), _t(e.valid_to), _status(e.status))
-    ctx.out.print(table if entries else f"[yellow]nothing known[/] ({title})")
-    return EXIT_OK
+    ctx.out.print(table if entries else f"[yellow]nothing known[/] ({_shown(title)})")
+    return EXIT_OK if entries else _unknown_scope(ctx, memory, named=True)
 
 
 def cmd_history(ctx: Ctx, args: argparse.Namespace) -> int:
@@ -831,10 +851,12 @@ def cmd_history(ctx: Ctx, args: argparse.Namespace) -> int:
         rows = [(r, s) for r, s in rows if r.valid_from <= as_of < r.valid_to]
     if ctx.json:
         ctx.emit([_fact_json(r, s) for r, s in rows])
-        return EXIT_OK
+        return EXIT_OK if rows else _unknown_scope(ctx, memory, named=True)
     title = f"history of {args.subject}" + (f" {args.predicate}" if args.predicate else "")
-    ctx.out.print(_facts_table(title, rows) if rows else f"[yellow]nothing recorded[/] ({title})")
-    return EXIT_OK
+    ctx.out.print(
+        _facts_table(title, rows) if rows else f"[yellow]nothing recorded[/] ({_shown(title)})"
+    )
+    return EXIT_OK if rows else _unknown_scope(ctx, memory, named=True)
 
 
 def cmd_changes(ctx: Ctx, args: argparse.Namespace) -> int:
@@ -857,13 +879,13 @@ def cmd_changes(ctx: Ctx, args: argparse.Namespace) -> int:
                 for c in changes
             ]
         )
-        return EXIT_OK
+        return EXIT_OK if changes else _unknown_scope(ctx, memory, named=False)
     table = _table(f"changes ({args.axis} time)", "at", "change", "fact", "valid")
     for c in changes:
         kind = c.kind + (f" ({c.reason})" if c.reason else "")
         table.add_row(_t(c.at), kind, c.fact.text, c.fact.describe_validity())
     ctx.out.print(table if changes else "[yellow]no changes[/]")
-    return EXIT_OK
+    return EXIT_OK if changes else _unknown_scope(ctx, memory, named=False)
 
 
 def _write_result(ctx: Ctx, verb: str, result: Any) -> int:
@@ -973,15 +995,27 @@ def cmd_export(ctx: Ctx, args: argparse.Namespace) -> int:
     fmt = args.format or (format_for(args.output) if args.output else None) or "jsonl"
     scope = None if args.all_scopes else ctx.scope
     memory = ctx.memory(must_exist=True)
-    if args.output in (None, "-"):
-        export(memory, sys.stdout, fmt, scope=scope)
-        return EXIT_OK
-    count = export(memory, args.output, fmt, scope=scope)
     unit = {"jsonl": "line(s)", "graphml": "edge(s)", "cypher": "statement(s)"}[fmt]
-    if ctx.json:
-        ctx.emit({"output": args.output, "format": fmt, "count": count})
-    else:
-        ctx.out.print(f"wrote {args.output} ({fmt}, {count} {unit})")
+    to_stdout = args.output in (None, "-")
+    count = export(memory, sys.stdout if to_stdout else args.output, fmt, scope=scope)
+    if not to_stdout:
+        if ctx.json:
+            ctx.emit({"output": args.output, "format": fmt, "count": count})
+        else:
+            ctx.out.print(f"wrote {args.output} ({fmt}, {count} {unit})")
+    # An empty export must not pass for a backup: say what was (not) written, and why.
+    scopes = memory.scopes()
+    if scope is None and not scopes:
+        ctx.err.print(f"graphmem: exported {count} {unit}: the store holds nothing", soft_wrap=True)
+    elif scope is not None and scope not in scopes:
+        here, where = ", ".join(scopes) or "none", "stdout" if to_stdout else args.output
+        ctx.err.print(
+            _shown(
+                f"graphmem: exported {count} {unit} to {where}: scope {scope!r} holds nothing; "
+                f"scopes here: {here}"
+            ),
+            soft_wrap=True,
+        )
     return EXIT_OK
 
 
@@ -1075,15 +1109,16 @@ def cmd_alias(ctx: Ctx, args: argparse.Namespace) -> int:
 
 
 def cmd_entities(ctx: Ctx, args: argparse.Namespace) -> int:
-    entities = sorted(ctx.memory(must_exist=True).entities(scope=ctx.scope), key=lambda e: e.name)
+    memory = ctx.memory(must_exist=True)
+    entities = sorted(memory.entities(scope=ctx.scope), key=lambda e: e.name)
     if ctx.json:
         ctx.emit([e.model_dump(mode="json") for e in entities])
-        return EXIT_OK
-    table = _table(f"entities (scope {ctx.scope})", "name", "type", "aliases", "id")
-    for e in entities:
-        table.add_row(e.name, e.type, ", ".join(e.aliases), e.id)
-    ctx.out.print(table)
-    return EXIT_OK
+    else:
+        table = _table(f"entities (scope {ctx.scope})", "name", "type", "aliases", "id")
+        for e in entities:
+            table.add_row(e.name, e.type, ", ".join(e.aliases), e.id)
+        ctx.out.print(table)
+    return EXIT_OK if entities else _unknown_scope(ctx, memory, named=False)
 
 
 def cmd_mcp(ctx: Ctx, args: argparse.Namespace) -> int:

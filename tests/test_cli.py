@@ -473,3 +473,41 @@ def test_stats_of_a_scope_name_no_other_scope(cli, tmp_path, backend, request):
     assert other in run("stats", GRAPHMEM_SCOPE=other).stdout
     everything = json.loads(run("stats", "--json").stdout)  # no scope given: the whole store
     assert {mine, other} <= set(everything["scopes"]) and everything["rows"] >= 3
+
+
+def test_a_read_of_a_scope_that_holds_nothing_says_so_and_names_the_scopes(cli, tmp_path):
+    cli("--no-embed", "--scope", "alice", "remember", "Alice", "lives_in", "Paris")
+    cli("--no-embed", "--scope", "demo", "remember", "Sam", "speaks", "Danish")
+    hint = "scope 'alcie' holds nothing; scopes here: alice, demo"
+
+    # a read about something named (a subject, a question) fails: exit 1, the hint on stderr
+    for verb in (
+        ("ask", "where does Alice live?"),
+        ("search", "Paris"),
+        ("facts", "Alice"),
+        ("timeline", "Alice"),
+        ("history", "Alice"),
+        ("timeline", "Alice", "-o", "t.png"),
+    ):
+        proc = cli("--no-embed", "--scope", "alcie", *verb, expect=1)
+        assert hint in proc.stderr, (verb, proc.stderr)
+        assert "Traceback" not in proc.stderr
+        if "-o" not in verb:  # the JSON answer is still written, for scripts
+            assert cli("--no-embed", "--scope", "alcie", *verb, "--json", expect=1).stdout.strip()
+    # a listing warns and exits 0
+    for verb in (("facts",), ("changes",), ("entities",)):
+        proc = cli("--no-embed", "--scope", "alcie", *verb)
+        assert hint in proc.stderr, (verb, proc.stderr)
+    # an export says what it wrote
+    proc = cli("--no-embed", "--scope", "alcie", "export", "-o", "backup.jsonl")
+    assert "wrote backup.jsonl (jsonl, 0 line(s))" in proc.stdout
+    assert f"exported 0 line(s) to backup.jsonl: {hint}" in proc.stderr
+    proc = cli("--no-embed", "--scope", "alcie", "export")
+    assert proc.stdout == "" and "exported 0 line(s) to stdout" in proc.stderr
+
+    # a scope that holds something, asked about nothing it holds: no hint, as before
+    proc = cli("--no-embed", "--scope", "alice", "facts", "Nobody")
+    assert proc.stderr == "" and "no facts" in proc.stdout
+    assert cli("--no-embed", "--scope", "alice", "export", "-o", "a.jsonl").stderr == ""
+    proc = cli("--no-embed", "--scope", "alice", "ask", "what is my favourite opera?")
+    assert proc.stderr == ""
