@@ -258,6 +258,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--password", help="Neo4j password (env GRAPHMEM_NEO4J_PASSWORD)")
 
     verb("stats", cmd_stats, "what the store holds")
+    verb("predicates", cmd_predicates, "the predicates this store knows (built-in and declared)")
+    p = verb("declare", cmd_declare, "declare a predicate; it is stored with the store")
+    p.add_argument("name", help="lower_snake_case, e.g. lives_at")
+    shape = p.add_mutually_exclusive_group(required=True)
+    shape.add_argument(
+        "--functional", action="store_true", help="one value at a time (a new one supersedes)"
+    )
+    shape.add_argument("--set", action="store_true", help="many values at once")
+    p.add_argument(
+        "--literal", action="store_true", help="the object is a value, not an entity (a node)"
+    )
+    p.add_argument(
+        "--phrase",
+        default="",
+        metavar="TEXT",
+        help='how a fact reads, e.g. "{subject} lives at {object}"',
+    )
     verb("entities", cmd_entities, "the entities of a scope")
     p = verb("alias", cmd_alias, "declare other names of one person or thing (never across scopes)")
     p.add_argument("name", help="the name to keep, e.g. the owner 'Maya'")
@@ -1096,6 +1113,49 @@ def cmd_stats(ctx: Ctx, args: argparse.Namespace) -> int:
         table.add_row(key, str(value))
     table.add_row("scopes", ", ".join(scopes) or "-")
     ctx.out.print(table)
+    return EXIT_OK
+
+
+def _predicate_json(p: Any) -> dict[str, Any]:
+    return {
+        "name": p.name,
+        "cardinality": p.cardinality,
+        "object_kind": p.object_kind,
+        "phrase": p.phrase,
+    }
+
+
+def cmd_predicates(ctx: Ctx, args: argparse.Namespace) -> int:
+    from graphmem.store import NEO4J_SCHEMES
+
+    if not ctx.store.startswith(NEO4J_SCHEMES) and not os.path.exists(ctx.store):
+        from graphmem.predicates import PredicateRegistry
+
+        predicates = list(PredicateRegistry.with_builtins())  # no store yet: none declared
+    else:
+        predicates = ctx.memory().predicates()
+    if ctx.json:
+        ctx.emit([_predicate_json(p) for p in predicates])
+        return EXIT_OK
+    table = _table("predicates", "name", "values", "object", "phrase")
+    for p in predicates:
+        table.add_row(p.name, p.cardinality, p.object_kind, p.phrase)
+    ctx.out.print(table)
+    ctx.out.print("[dim]declare another: graphmem declare NAME --functional|--set [--literal][/]")
+    return EXIT_OK
+
+
+def cmd_declare(ctx: Ctx, args: argparse.Namespace) -> int:
+    predicate = ctx.memory().declare(
+        args.name, functional=args.functional, literal=args.literal, phrase=args.phrase
+    )
+    if ctx.json:
+        ctx.emit(_predicate_json(predicate))
+    else:
+        ctx.out.print(_shown(
+            f"declared {predicate.name}: {predicate.cardinality} {predicate.object_kind}"
+            f" ({predicate.render('{subject}', '{object}')})"
+        ))  # fmt: skip
     return EXIT_OK
 
 

@@ -511,3 +511,33 @@ def test_a_read_of_a_scope_that_holds_nothing_says_so_and_names_the_scopes(cli, 
     assert cli("--no-embed", "--scope", "alice", "export", "-o", "a.jsonl").stderr == ""
     proc = cli("--no-embed", "--scope", "alice", "ask", "what is my favourite opera?")
     assert proc.stderr == ""
+
+
+def test_declare_a_predicate_list_the_registry_and_use_it_after_reopening(cli, tmp_path):
+    builtins = cli.json("predicates")
+    assert not (tmp_path / "store.db").exists()  # listing needs no store
+    assert {"name": "lives_in", "cardinality": "functional", "object_kind": "entity",
+            "phrase": "{subject} lives in {object}"} in builtins  # fmt: skip
+
+    line = _one_clear_line(cli("--no-embed", "remember", "Ann", "lives_at", "1 Elm St", expect=1))
+    assert "unknown predicate 'lives_at'" in line and "graphmem declare lives_at" in line
+    out = cli("declare", "lives_at", "--functional", "--literal", "--phrase",
+              "{subject} lives at {object}").stdout  # fmt: skip
+    assert "declared lives_at: functional literal" in out
+    cli("declare", "lives_at", "--functional", "--literal")  # the same again: fine
+    assert cli.json("declare", "mentors", "--set")["cardinality"] == "set"
+
+    listed = {p["name"]: p for p in cli.json("predicates")}
+    assert listed["lives_at"] == {"name": "lives_at", "cardinality": "functional",
+                                  "object_kind": "literal",
+                                  "phrase": "{subject} lives at {object}"}  # fmt: skip
+    assert "lives_at" in cli("predicates").stdout
+    out = cli("--no-embed", "remember", "Ann", "lives_at", "1 Elm St").stdout
+    assert "Ann lives at 1 Elm St" in out
+
+    line = _one_clear_line(cli("declare", "lives_in", "--set", expect=1))
+    assert "built-in" in line
+    line = _one_clear_line(cli("declare", "lives_at", "--set", expect=1))
+    assert "already declared as functional literal" in line
+    _one_clear_line(cli("declare", "x_y", expect=2))  # --functional or --set is required
+    _one_clear_line(cli("declare", "x_y", "--set", "--functional", expect=2))
