@@ -138,7 +138,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = verb("load", cmd_load, "load conversation logs or fact files (format auto-detected)")
     p.add_argument("paths", nargs="+", metavar="PATH")
-    p.add_argument("--format", help="force a format (see graphmem.loaders.FORMATS)")
+    p.add_argument("--format", help="force a format (listed below; examples: graphmem formats)")
+    p.formatter_class, p.epilog = argparse.RawDescriptionHelpFormatter, _formats_epilog()
     p.add_argument(
         "--extractor",
         choices=("rules", "frames", "llm", "none"),
@@ -258,6 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--password", help="Neo4j password (env GRAPHMEM_NEO4J_PASSWORD)")
 
     verb("stats", cmd_stats, "what the store holds")
+    verb("formats", cmd_formats, "the formats 'load' reads, with one example record each")
     verb("predicates", cmd_predicates, "the predicates this store knows (built-in and declared)")
     p = verb("declare", cmd_declare, "declare a predicate; it is stored with the store")
     p.add_argument("name", help="lower_snake_case, e.g. lives_at")
@@ -287,6 +289,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--speaker", help="who 'I/my' is in questions (default 'user')")
     p.add_argument("--allow-erase", action="store_true", help="also expose the erase tool")
     return parser
+
+
+def _formats_epilog() -> str:
+    """The formats and the keys each reads, for ``load --help`` (each loader module's
+    docstring has the whole story)."""
+    import textwrap
+
+    from graphmem.loaders import FORMATS
+    from graphmem.loaders.guide import GUIDE
+
+    lines = ["formats (auto-detected in this order; --format forces one):"]
+    for name in FORMATS:
+        text = textwrap.wrap(GUIDE[name].keys, width=78, initial_indent=f"  {name:<12} ",
+                             subsequent_indent=" " * 15)  # fmt: skip
+        lines += text
+    lines.append("one example record of each: graphmem formats")
+    return "\n".join(lines)
 
 
 def _fact_args(p: argparse.ArgumentParser) -> None:
@@ -1094,6 +1113,23 @@ def _plain(value: Any) -> Any:
     if is_dataclass(value) and not isinstance(value, type):
         return json.loads(json.dumps(asdict(value), default=_json_default))
     return str(value)
+
+
+def cmd_formats(ctx: Ctx, args: argparse.Namespace) -> int:
+    from graphmem.loaders import FORMATS
+    from graphmem.loaders.guide import GUIDE
+
+    guides = [GUIDE[name] for name in FORMATS]
+    if ctx.json:
+        ctx.emit([asdict(g) for g in guides])
+        return EXIT_OK
+    for g in guides:
+        ctx.out.print(f"[bold]{g.name}[/] [dim](e.g. {_shown(g.file)}; {_shown(g.keys)})[/]",
+                      soft_wrap=True)  # fmt: skip
+        ctx.out.print(_shown(g.example.rstrip("\n")), soft_wrap=True)
+        ctx.out.print()
+    ctx.out.print("[dim]load one: graphmem load FILE --scope NAME (the format is detected)[/]")
+    return EXIT_OK
 
 
 def cmd_stats(ctx: Ctx, args: argparse.Namespace) -> int:

@@ -541,3 +541,27 @@ def test_declare_a_predicate_list_the_registry_and_use_it_after_reopening(cli, t
     assert "already declared as functional literal" in line
     _one_clear_line(cli("declare", "x_y", expect=2))  # --functional or --set is required
     _one_clear_line(cli("declare", "x_y", "--set", "--functional", expect=2))
+
+
+def test_load_help_lists_the_formats_and_formats_gives_an_example_that_loads(cli, tmp_path):
+    from graphmem.loaders import FORMATS, detect, iter_records
+
+    helptext = cli("load", "--help").stdout
+    for name in FORMATS:
+        assert f"\n  {name} " in helptext, name
+    assert "subject, predicate, object (required)" in helptext and "haystack_sessions" in helptext
+
+    guides = cli.json("formats")
+    assert [g["name"] for g in guides] == list(FORMATS)
+    for g in guides:  # each example, under its file name, is detected as its format and loads
+        path = tmp_path / g["name"] / g["file"]
+        path.parent.mkdir()
+        path.write_text(g["example"], encoding="utf-8")
+        assert detect(path).name == g["name"]
+        records = list(iter_records(path))
+        assert len(records) == 1, g["name"]
+        turn = records[0].episode
+        if turn is not None:
+            assert turn.text == "I moved to Berlin." and turn.timestamp.year == 2024
+    text = cli("formats").stdout
+    assert all(name in text for name in FORMATS) and '"I moved to Berlin."' in text
