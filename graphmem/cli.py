@@ -138,7 +138,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = verb("load", cmd_load, "load conversation logs or fact files (format auto-detected)")
     p.add_argument("paths", nargs="+", metavar="PATH")
-    p.add_argument("--format", help="force a format (see graphmem.loaders.FORMATS)")
+    p.add_argument("--format", help="force a format (listed below; examples: graphmem formats)")
+    p.formatter_class, p.epilog = argparse.RawDescriptionHelpFormatter, _formats_epilog()
     p.add_argument(
         "--extractor",
         choices=("rules", "frames", "llm", "none"),
@@ -258,6 +259,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--password", help="Neo4j password (env GRAPHMEM_NEO4J_PASSWORD)")
 
     verb("stats", cmd_stats, "what the store holds")
+    verb("formats", cmd_formats, "the formats 'load' reads, with one example record each")
+    verb("predicates", cmd_predicates, "the predicates this store knows (built-in and declared)")
+    p = verb("declare", cmd_declare, "declare a predicate; it is stored with the store")
+    p.add_argument("name", help="lower_snake_case, e.g. lives_at")
+    shape = p.add_mutually_exclusive_group(required=True)
+    shape.add_argument(
+        "--functional", action="store_true", help="one value at a time (a new one supersedes)"
+    )
+    shape.add_argument("--set", action="store_true", help="many values at once")
+    p.add_argument(
+        "--literal", action="store_true", help="the object is a value, not an entity (a node)"
+    )
+    p.add_argument(
+        "--phrase",
+        default="",
+        metavar="TEXT",
+        help='how a fact reads, e.g. "{subject} lives at {object}"',
+    )
     verb("entities", cmd_entities, "the entities of a scope")
     p = verb("alias", cmd_alias, "declare other names of one person or thing (never across scopes)")
     p.add_argument("name", help="the name to keep, e.g. the owner 'Maya'")
@@ -270,6 +289,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--speaker", help="who 'I/my' is in questions (default 'user')")
     p.add_argument("--allow-erase", action="store_true", help="also expose the erase tool")
     return parser
+
+
+def _formats_epilog() -> str:
+    """The formats and the keys each reads, for ``load --help`` (each loader module's
+    docstring has the whole story)."""
+    import textwrap
+
+    from graphmem.loaders import FORMATS
+    from graphmem.loaders.guide import GUIDE
+
+    lines = ["formats (auto-detected in this order; --format forces one):"]
+    for name in FORMATS:
+        text = textwrap.wrap(GUIDE[name].keys, width=78, initial_indent=f"  {name:<12} ",
+                             subsequent_indent=" " * 15)  # fmt: skip
+        lines += text
+    lines.append("one example record of each: graphmem formats")
+    return "\n".join(lines)
 
 
 def _fact_args(p: argparse.ArgumentParser) -> None:
@@ -644,6 +680,22 @@ def _speaker(args: argparse.Namespace) -> str | None:
     return getattr(args, "speaker", None) or os.environ.get("GRAPHMEM_SPEAKER") or None
 
 
+def _unknown_scope(ctx: Ctx, memory: Memory, *, named: bool) -> int:
+    """After a read that found nothing: if the scope holds nothing, say so on stderr with
+    the scopes that do exist (a typo in --scope otherwise reads as an honest "nothing
+    known"). ``named``: the user asked about something (a subject, a question), so
+    an empty scope fails the command (exit 1); a listing only warns."""
+    scopes = memory.scopes()
+    if ctx.scope in scopes:
+        return EXIT_OK
+    here = ", ".join(scopes) if scopes else "none (the store is empty)"
+    ctx.err.print(
+        _shown(f"graphmem: scope {ctx.scope!r} holds nothing; scopes here: {here}"),
+        soft_wrap=True,
+    )
+    return EXIT_ERROR if named else EXIT_OK
+
+
 def cmd_ask(ctx: Ctx, args: argparse.Namespace) -> int:
     as_of = ctx.when(args.as_of, "--as-of")
     known_at = ctx.when(args.known_at, "--known-at")
@@ -653,14 +705,14 @@ def cmd_ask(ctx: Ctx, args: argparse.Namespace) -> int:
     )
     if ctx.json:
         ctx.emit(_answer_json(answer))
-        return EXIT_OK
-    style = "bold green" if answer.known else "bold yellow"
-    ctx.out.print(f"[{style}]{_shown(answer.answer)}[/]")
-    ctx.out.print(f"[dim]mode: {_shown(answer.mode)}[/]")
-    if answer.supporting:
-        rows = [(f, None) for f in answer.supporting]
-        ctx.out.print(_facts_table("supporting facts", rows, recorded=True))
-    return EXIT_OK
+    else:
+        style = "bold green" if answer.known else "bold yellow"
+        ctx.out.print(f"[{style}]{_shown(answer.answer)}[/]")
+        ctx.out.print(f"[dim]mode: {_shown(answer.mode)}[/]")
+        if answer.supporting:
+            rows = [(f, None) for f in answer.supporting]
+            ctx.out.print(_facts_table("supporting facts", rows, recorded=True))
+    return EXIT_OK if answer.known else _unknown_scope(ctx, memory, named=True)
 
 
 def _answer_json(answer: Answer) -> dict[str, Any]:
@@ -733,7 +785,7 @@ def cmd_search(ctx: Ctx, args: argparse.Namespace) -> int:
                 "hits": [_hit_json(h) for h in result.hits],
             }
         )
-        return EXIT_OK
+        return EXIT_OK if result.hits else _unknown_scope(ctx, memory, named=True)
     title = f"search: {args.query!r} ({result.mode}"
     title += f", window {result.window_text!r})" if result.window_text else ")"
     table = _table(title, "#", "kind", "score", "text", "when", "status")
@@ -744,7 +796,7 @@ def cmd_search(ctx: Ctx, args: argparse.Namespace) -> int:
             when = f"said {_t(hit.episode.timestamp)} by {hit.episode.speaker}"  # type: ignore[union-attr]
         table.add_row(str(i), hit.kind, f"{hit.score:.3f}", hit.text, when, _status(hit.status))
     ctx.out.print(table if result.hits else "[yellow]no hits[/]")
-    return EXIT_OK
+    return EXIT_OK if result.hits else _unknown_scope(ctx, memory, named=True)
 
 
 def cmd_facts(ctx: Ctx, args: argparse.Namespace) -> int:
@@ -755,18 +807,19 @@ def cmd_facts(ctx: Ctx, args: argparse.Namespace) -> int:
         args.subject, args.predicate, args.object, as_of=as_of, known_at=known_at, scope=ctx.scope
     )
     rows.sort(key=lambda r: (r.subject, r.predicate, r.valid_from, r.object))
+    named = args.subject is not None
     if ctx.json:
         ctx.emit([_fact_json(r) for r in rows])
-        return EXIT_OK
+        return EXIT_OK if rows else _unknown_scope(ctx, memory, named=named)
     title = "facts" + (f" of {args.subject}" if args.subject else "")
     title += f", true at {_t(as_of)}" if as_of else ", true now"
     title += f", as known at {_t(known_at)}" if known_at else ""
     ctx.out.print(
         _facts_table(title, [(r, None) for r in rows], recorded=True)
         if rows
-        else f"[yellow]no facts[/] ({title})"
+        else f"[yellow]no facts[/] ({_shown(title)})"
     )
-    return EXIT_OK
+    return EXIT_OK if rows else _unknown_scope(ctx, memory, named=named)
 
 
 def cmd_timeline(ctx: Ctx, args: argparse.Namespace) -> int:
@@ -777,6 +830,9 @@ def cmd_timeline(ctx: Ctx, args: argparse.Namespace) -> int:
         memory.registry.get(args.predicate)
     if args.output:
         from graphmem.timeline_plot import plot_timeline
+
+        if ctx.scope not in memory.scopes():  # no picture of nothing: name the scopes there are
+            return _unknown_scope(ctx, memory, named=True)
 
         path = plot_timeline(
             memory,
@@ -810,14 +866,14 @@ def cmd_timeline(ctx: Ctx, args: argparse.Namespace) -> int:
                 for e in entries
             ]
         )
-        return EXIT_OK
+        return EXIT_OK if entries else _unknown_scope(ctx, memory, named=True)
     title = f"timeline of {args.subject}" + (f" {args.predicate}" if args.predicate else "")
     title += f", as known at {_t(known_at)}" if known_at else ""
     table = _table(title, "predicate", "value", "from", "until", "status")
     for e in entries:
         table.add_row(e.predicate, e.object, _t(e.valid_from), _t(e.valid_to), _status(e.status))
-    ctx.out.print(table if entries else f"[yellow]nothing known[/] ({title})")
-    return EXIT_OK
+    ctx.out.print(table if entries else f"[yellow]nothing known[/] ({_shown(title)})")
+    return EXIT_OK if entries else _unknown_scope(ctx, memory, named=True)
 
 
 def cmd_history(ctx: Ctx, args: argparse.Namespace) -> int:
@@ -831,10 +887,12 @@ def cmd_history(ctx: Ctx, args: argparse.Namespace) -> int:
         rows = [(r, s) for r, s in rows if r.valid_from <= as_of < r.valid_to]
     if ctx.json:
         ctx.emit([_fact_json(r, s) for r, s in rows])
-        return EXIT_OK
+        return EXIT_OK if rows else _unknown_scope(ctx, memory, named=True)
     title = f"history of {args.subject}" + (f" {args.predicate}" if args.predicate else "")
-    ctx.out.print(_facts_table(title, rows) if rows else f"[yellow]nothing recorded[/] ({title})")
-    return EXIT_OK
+    ctx.out.print(
+        _facts_table(title, rows) if rows else f"[yellow]nothing recorded[/] ({_shown(title)})"
+    )
+    return EXIT_OK if rows else _unknown_scope(ctx, memory, named=True)
 
 
 def cmd_changes(ctx: Ctx, args: argparse.Namespace) -> int:
@@ -857,13 +915,13 @@ def cmd_changes(ctx: Ctx, args: argparse.Namespace) -> int:
                 for c in changes
             ]
         )
-        return EXIT_OK
+        return EXIT_OK if changes else _unknown_scope(ctx, memory, named=False)
     table = _table(f"changes ({args.axis} time)", "at", "change", "fact", "valid")
     for c in changes:
         kind = c.kind + (f" ({c.reason})" if c.reason else "")
         table.add_row(_t(c.at), kind, c.fact.text, c.fact.describe_validity())
     ctx.out.print(table if changes else "[yellow]no changes[/]")
-    return EXIT_OK
+    return EXIT_OK if changes else _unknown_scope(ctx, memory, named=False)
 
 
 def _write_result(ctx: Ctx, verb: str, result: Any) -> int:
@@ -973,15 +1031,27 @@ def cmd_export(ctx: Ctx, args: argparse.Namespace) -> int:
     fmt = args.format or (format_for(args.output) if args.output else None) or "jsonl"
     scope = None if args.all_scopes else ctx.scope
     memory = ctx.memory(must_exist=True)
-    if args.output in (None, "-"):
-        export(memory, sys.stdout, fmt, scope=scope)
-        return EXIT_OK
-    count = export(memory, args.output, fmt, scope=scope)
     unit = {"jsonl": "line(s)", "graphml": "edge(s)", "cypher": "statement(s)"}[fmt]
-    if ctx.json:
-        ctx.emit({"output": args.output, "format": fmt, "count": count})
-    else:
-        ctx.out.print(f"wrote {args.output} ({fmt}, {count} {unit})")
+    to_stdout = args.output in (None, "-")
+    count = export(memory, sys.stdout if to_stdout else args.output, fmt, scope=scope)
+    if not to_stdout:
+        if ctx.json:
+            ctx.emit({"output": args.output, "format": fmt, "count": count})
+        else:
+            ctx.out.print(f"wrote {args.output} ({fmt}, {count} {unit})")
+    # An empty export must not pass for a backup: say what was (not) written, and why.
+    scopes = memory.scopes()
+    if scope is None and not scopes:
+        ctx.err.print(f"graphmem: exported {count} {unit}: the store holds nothing", soft_wrap=True)
+    elif scope is not None and scope not in scopes:
+        here, where = ", ".join(scopes) or "none", "stdout" if to_stdout else args.output
+        ctx.err.print(
+            _shown(
+                f"graphmem: exported {count} {unit} to {where}: scope {scope!r} holds nothing; "
+                f"scopes here: {here}"
+            ),
+            soft_wrap=True,
+        )
     return EXIT_OK
 
 
@@ -1045,6 +1115,23 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+def cmd_formats(ctx: Ctx, args: argparse.Namespace) -> int:
+    from graphmem.loaders import FORMATS
+    from graphmem.loaders.guide import GUIDE
+
+    guides = [GUIDE[name] for name in FORMATS]
+    if ctx.json:
+        ctx.emit([asdict(g) for g in guides])
+        return EXIT_OK
+    for g in guides:
+        ctx.out.print(f"[bold]{g.name}[/] [dim](e.g. {_shown(g.file)}; {_shown(g.keys)})[/]",
+                      soft_wrap=True)  # fmt: skip
+        ctx.out.print(_shown(g.example.rstrip("\n")), soft_wrap=True)
+        ctx.out.print()
+    ctx.out.print("[dim]load one: graphmem load FILE --scope NAME (the format is detected)[/]")
+    return EXIT_OK
+
+
 def cmd_stats(ctx: Ctx, args: argparse.Namespace) -> int:
     memory = ctx.memory(must_exist=True)
     # --scope (or GRAPHMEM_SCOPE) given: that scope alone, no other scope's name or counts
@@ -1065,6 +1152,49 @@ def cmd_stats(ctx: Ctx, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _predicate_json(p: Any) -> dict[str, Any]:
+    return {
+        "name": p.name,
+        "cardinality": p.cardinality,
+        "object_kind": p.object_kind,
+        "phrase": p.phrase,
+    }
+
+
+def cmd_predicates(ctx: Ctx, args: argparse.Namespace) -> int:
+    from graphmem.store import NEO4J_SCHEMES
+
+    if not ctx.store.startswith(NEO4J_SCHEMES) and not os.path.exists(ctx.store):
+        from graphmem.predicates import PredicateRegistry
+
+        predicates = list(PredicateRegistry.with_builtins())  # no store yet: none declared
+    else:
+        predicates = ctx.memory().predicates()
+    if ctx.json:
+        ctx.emit([_predicate_json(p) for p in predicates])
+        return EXIT_OK
+    table = _table("predicates", "name", "values", "object", "phrase")
+    for p in predicates:
+        table.add_row(p.name, p.cardinality, p.object_kind, p.phrase)
+    ctx.out.print(table)
+    ctx.out.print("[dim]declare another: graphmem declare NAME --functional|--set [--literal][/]")
+    return EXIT_OK
+
+
+def cmd_declare(ctx: Ctx, args: argparse.Namespace) -> int:
+    predicate = ctx.memory().declare(
+        args.name, functional=args.functional, literal=args.literal, phrase=args.phrase
+    )
+    if ctx.json:
+        ctx.emit(_predicate_json(predicate))
+    else:
+        ctx.out.print(_shown(
+            f"declared {predicate.name}: {predicate.cardinality} {predicate.object_kind}"
+            f" ({predicate.render('{subject}', '{object}')})"
+        ))  # fmt: skip
+    return EXIT_OK
+
+
 def cmd_alias(ctx: Ctx, args: argparse.Namespace) -> int:
     entity = ctx.memory().alias(args.name, *args.aliases, scope=ctx.scope)
     if ctx.json:
@@ -1075,15 +1205,16 @@ def cmd_alias(ctx: Ctx, args: argparse.Namespace) -> int:
 
 
 def cmd_entities(ctx: Ctx, args: argparse.Namespace) -> int:
-    entities = sorted(ctx.memory(must_exist=True).entities(scope=ctx.scope), key=lambda e: e.name)
+    memory = ctx.memory(must_exist=True)
+    entities = sorted(memory.entities(scope=ctx.scope), key=lambda e: e.name)
     if ctx.json:
         ctx.emit([e.model_dump(mode="json") for e in entities])
-        return EXIT_OK
-    table = _table(f"entities (scope {ctx.scope})", "name", "type", "aliases", "id")
-    for e in entities:
-        table.add_row(e.name, e.type, ", ".join(e.aliases), e.id)
-    ctx.out.print(table)
-    return EXIT_OK
+    else:
+        table = _table(f"entities (scope {ctx.scope})", "name", "type", "aliases", "id")
+        for e in entities:
+            table.add_row(e.name, e.type, ", ".join(e.aliases), e.id)
+        ctx.out.print(table)
+    return EXIT_OK if entities else _unknown_scope(ctx, memory, named=False)
 
 
 def cmd_mcp(ctx: Ctx, args: argparse.Namespace) -> int:

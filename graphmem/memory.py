@@ -44,7 +44,7 @@ from graphmem.model import (
     normalise_name,
     text_owner,
 )
-from graphmem.predicates import PredicateRegistry
+from graphmem.predicates import BUILTINS, Predicate, PredicateRegistry
 from graphmem.retrieval.embedder import Embedder, default_embedder
 from graphmem.retrieval.hybrid import Retriever, SearchResult, Weights
 from graphmem.store import open_backend
@@ -128,6 +128,13 @@ class Memory:
         # them its own way (role "user", a display name); those names become its aliases.
         self.owner = owner
         self.registry = registry or PredicateRegistry.with_builtins()
+        # The predicates declared in this store earlier (by any process) are known again.
+        for p in backend.predicates():
+            self.registry.declare(
+                p.name, functional=p.functional, object_kind=p.object_kind,
+                subject_type=p.subject_type, object_type=p.object_type, phrase=p.phrase,
+                description=p.description,
+            )  # fmt: skip
         self.tz = tz
         self._embedder = embedder
         self.weights = weights or Weights()
@@ -576,6 +583,78 @@ class Memory:
     def entities(self, *, scope: str = DEFAULT_SCOPE) -> list[Entity]:
         _check_text(scope, "scope")
         return self.backend.entities(scope)
+
+    def declare(
+        self,
+        name: str,
+        *,
+        functional: bool,
+        literal: bool = False,
+        phrase: str = "",
+        subject_type: str = "Thing",
+        object_type: str = "Thing",
+        description: str = "",
+    ) -> Predicate:
+        """Declare a predicate and store it with the store, so that it is known on every
+        later open. ``functional``: one value at a time (else a set); ``literal``: the
+        object is a value, not an entity (a node). Declaring it again with the same shape
+        is a no-op; a built-in, or a known name with another shape, is refused.
+
+        >>> import pathlib, tempfile
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "m.db"
+        >>> with Memory.open(path, embedder=None) as mem:
+        ...     _ = mem.declare("favourite_tea", functional=True, literal=True,
+        ...                     phrase="{subject}'s favourite tea is {object}")
+        >>> with Memory.open(path, embedder=None) as mem:
+        ...     mem.remember("Bo", "favourite_tea", "oolong").inserted[0].text
+        "Bo's favourite tea is oolong"
+        """
+        _check_text(name, "name")
+        builtin = next((p for p in BUILTINS if p.name == name), None)
+        if builtin is not None:
+            raise InvalidFactError(
+                f"declare {name!r}: a built-in predicate ({builtin.cardinality} "
+                f"{builtin.object_kind}) cannot be redeclared"
+            )
+        if name in self.registry:
+            old = self.registry.get(name)
+            kind = "literal" if literal else "entity"
+            if (old.functional, old.object_kind) != (functional, kind):
+                shape = f"{'functional' if functional else 'set'} {kind}"
+                raise InvalidFactError(
+                    f"declare {name!r}: already declared as {old.cardinality} "
+                    f"{old.object_kind}; it cannot become {shape} (its rows are keyed by it)"
+                )
+        predicate = self.registry.declare(
+            name, functional=functional, object_kind="literal" if literal else "entity",
+            subject_type=subject_type, object_type=object_type, phrase=phrase,
+            description=description,
+        )  # fmt: skip
+        self.backend.put_predicate(predicate)
+        return predicate
+
+    def predicates(self) -> list[Predicate]:
+        """Every predicate this memory knows (built-in and declared), by name.
+
+        >>> import pathlib, tempfile
+        >>> with Memory.open(pathlib.Path(tempfile.mkdtemp()) / "m.db", embedder=None) as mem:
+        ...     [p.name for p in mem.predicates()][:3]
+        ['age', 'allergic_to', 'birthday']
+        """
+        return list(self.registry)
+
+    def scopes(self) -> list[str]:
+        """The scopes that hold anything (a row, an entity or a turn), sorted: what a
+        mistyped ``scope`` is told about, since an unknown scope reads as empty.
+
+        >>> import pathlib, tempfile
+        >>> mem = Memory.open(pathlib.Path(tempfile.mkdtemp()) / "m.db", embedder=None)
+        >>> _ = mem.remember("Alice", "speaks", "French", scope="alice")
+        >>> mem.scopes()
+        ['alice']
+        >>> mem.close()
+        """
+        return self.backend.scopes()
 
     def stats(self, *, scope: str | None = None) -> dict[str, int]:
         """What the store holds; with ``scope``, what that scope holds (its rows, current

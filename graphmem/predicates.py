@@ -16,6 +16,7 @@ an entity (a node in the graph) or a literal (a property-like value).
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass
 from typing import Literal
 
@@ -110,6 +111,22 @@ BUILTINS: tuple[Predicate, ...] = (
 )
 
 
+def _check_phrase(name: str, phrase: str) -> None:
+    """A phrase is rendered for every fact: a typo in it ("{subj}") must fail now, at
+    declaration, not on the first fact written with the predicate."""
+    if not phrase:
+        return
+    try:
+        fields = {f for _, f, _, _ in string.Formatter().parse(phrase) if f is not None}
+    except ValueError as exc:
+        raise InvalidFactError(f"predicate {name!r}: phrase {phrase!r}: {exc}") from None
+    if fields != {"subject", "object"}:
+        raise InvalidFactError(
+            f"predicate {name!r}: phrase {phrase!r} must name {{subject}} and {{object}} "
+            "and nothing else"
+        )
+
+
 class PredicateRegistry:
     """Built-in predicates plus the ones a user declares.
 
@@ -143,13 +160,15 @@ class PredicateRegistry:
             )
         if object_kind not in ("entity", "literal"):
             raise InvalidFactError(f"predicate {name!r}: object_kind must be 'entity' or 'literal'")
+        _check_phrase(name, phrase)
         new = Predicate(
             name, functional, object_kind, subject_type, object_type, phrase, description
         )
         old = self._by_name.get(name)
         if old is not None and (old.functional, old.object_kind) != (functional, object_kind):
             raise InvalidFactError(
-                f"predicate {name!r} is already declared as {old.cardinality} {old.object_kind}"
+                f"predicate {name!r} is already declared as {old.cardinality} {old.object_kind}, "
+                f"not {new.cardinality} {new.object_kind}"
             )
         self._by_name[name] = old or new
         return self._by_name[name]
@@ -160,7 +179,10 @@ class PredicateRegistry:
             return found
         if self.strict:
             known = ", ".join(sorted(self._by_name))
-            raise InvalidFactError(f"unknown predicate {name!r}; declare it first (known: {known})")
+            raise InvalidFactError(
+                f"unknown predicate {name!r}; declare it first (graphmem declare {name} "
+                f"--functional|--set [--literal]; known: {known})"
+            )
         if not _NAME.match(name):
             raise InvalidFactError(f"predicate name {name!r} must be lower_snake_case")
         return Predicate(name, functional=False)

@@ -473,3 +473,95 @@ def test_stats_of_a_scope_name_no_other_scope(cli, tmp_path, backend, request):
     assert other in run("stats", GRAPHMEM_SCOPE=other).stdout
     everything = json.loads(run("stats", "--json").stdout)  # no scope given: the whole store
     assert {mine, other} <= set(everything["scopes"]) and everything["rows"] >= 3
+
+
+def test_a_read_of_a_scope_that_holds_nothing_says_so_and_names_the_scopes(cli, tmp_path):
+    cli("--no-embed", "--scope", "alice", "remember", "Alice", "lives_in", "Paris")
+    cli("--no-embed", "--scope", "demo", "remember", "Sam", "speaks", "Danish")
+    hint = "scope 'alcie' holds nothing; scopes here: alice, demo"
+
+    # a read about something named (a subject, a question) fails: exit 1, the hint on stderr
+    for verb in (
+        ("ask", "where does Alice live?"),
+        ("search", "Paris"),
+        ("facts", "Alice"),
+        ("timeline", "Alice"),
+        ("history", "Alice"),
+        ("timeline", "Alice", "-o", "t.png"),
+    ):
+        proc = cli("--no-embed", "--scope", "alcie", *verb, expect=1)
+        assert hint in proc.stderr, (verb, proc.stderr)
+        assert "Traceback" not in proc.stderr
+        if "-o" not in verb:  # the JSON answer is still written, for scripts
+            assert cli("--no-embed", "--scope", "alcie", *verb, "--json", expect=1).stdout.strip()
+    # a listing warns and exits 0
+    for verb in (("facts",), ("changes",), ("entities",)):
+        proc = cli("--no-embed", "--scope", "alcie", *verb)
+        assert hint in proc.stderr, (verb, proc.stderr)
+    # an export says what it wrote
+    proc = cli("--no-embed", "--scope", "alcie", "export", "-o", "backup.jsonl")
+    assert "wrote backup.jsonl (jsonl, 0 line(s))" in proc.stdout
+    assert f"exported 0 line(s) to backup.jsonl: {hint}" in proc.stderr
+    proc = cli("--no-embed", "--scope", "alcie", "export")
+    assert proc.stdout == "" and "exported 0 line(s) to stdout" in proc.stderr
+
+    # a scope that holds something, asked about nothing it holds: no hint, as before
+    proc = cli("--no-embed", "--scope", "alice", "facts", "Nobody")
+    assert proc.stderr == "" and "no facts" in proc.stdout
+    assert cli("--no-embed", "--scope", "alice", "export", "-o", "a.jsonl").stderr == ""
+    proc = cli("--no-embed", "--scope", "alice", "ask", "what is my favourite opera?")
+    assert proc.stderr == ""
+
+
+def test_declare_a_predicate_list_the_registry_and_use_it_after_reopening(cli, tmp_path):
+    builtins = cli.json("predicates")
+    assert not (tmp_path / "store.db").exists()  # listing needs no store
+    assert {"name": "lives_in", "cardinality": "functional", "object_kind": "entity",
+            "phrase": "{subject} lives in {object}"} in builtins  # fmt: skip
+
+    line = _one_clear_line(cli("--no-embed", "remember", "Ann", "lives_at", "1 Elm St", expect=1))
+    assert "unknown predicate 'lives_at'" in line and "graphmem declare lives_at" in line
+    out = cli("declare", "lives_at", "--functional", "--literal", "--phrase",
+              "{subject} lives at {object}").stdout  # fmt: skip
+    assert "declared lives_at: functional literal" in out
+    cli("declare", "lives_at", "--functional", "--literal")  # the same again: fine
+    assert cli.json("declare", "mentors", "--set")["cardinality"] == "set"
+
+    listed = {p["name"]: p for p in cli.json("predicates")}
+    assert listed["lives_at"] == {"name": "lives_at", "cardinality": "functional",
+                                  "object_kind": "literal",
+                                  "phrase": "{subject} lives at {object}"}  # fmt: skip
+    assert "lives_at" in cli("predicates").stdout
+    out = cli("--no-embed", "remember", "Ann", "lives_at", "1 Elm St").stdout
+    assert "Ann lives at 1 Elm St" in out
+
+    line = _one_clear_line(cli("declare", "lives_in", "--set", expect=1))
+    assert "built-in" in line
+    line = _one_clear_line(cli("declare", "lives_at", "--set", expect=1))
+    assert "already declared as functional literal" in line
+    _one_clear_line(cli("declare", "x_y", expect=2))  # --functional or --set is required
+    _one_clear_line(cli("declare", "x_y", "--set", "--functional", expect=2))
+
+
+def test_load_help_lists_the_formats_and_formats_gives_an_example_that_loads(cli, tmp_path):
+    from graphmem.loaders import FORMATS, detect, iter_records
+
+    helptext = cli("load", "--help").stdout
+    for name in FORMATS:
+        assert f"\n  {name} " in helptext, name
+    assert "subject, predicate, object (required)" in helptext and "haystack_sessions" in helptext
+
+    guides = cli.json("formats")
+    assert [g["name"] for g in guides] == list(FORMATS)
+    for g in guides:  # each example, under its file name, is detected as its format and loads
+        path = tmp_path / g["name"] / g["file"]
+        path.parent.mkdir()
+        path.write_text(g["example"], encoding="utf-8")
+        assert detect(path).name == g["name"]
+        records = list(iter_records(path))
+        assert len(records) == 1, g["name"]
+        turn = records[0].episode
+        if turn is not None:
+            assert turn.text == "I moved to Berlin." and turn.timestamp.year == 2024
+    text = cli("formats").stdout
+    assert all(name in text for name in FORMATS) and '"I moved to Berlin."' in text

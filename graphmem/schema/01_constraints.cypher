@@ -13,3 +13,5 @@ CREATE CONSTRAINT event_seq IF NOT EXISTS FOR (e:Event) REQUIRE (e.scope, e.seq)
 CREATE CONSTRAINT clock_scope IF NOT EXISTS FOR (c:Clock) REQUIRE c.scope IS UNIQUE;
 // Embeddings whose owner is not a node (e.g. a logical fact id) live on their own node.
 CREATE CONSTRAINT embedding_owner IF NOT EXISTS FOR (e:Embedding) REQUIRE e.owner_id IS UNIQUE;
+// Declared predicates are scope-free: one node a name.
+CREATE CONSTRAINT predicate_name IF NOT EXISTS FOR (p:Predicate) REQUIRE p.name IS UNIQUE;

@@ -30,6 +30,7 @@ import numpy as np
 
 from graphmem.errors import StoreError
 from graphmem.model import Entity, Episode, Fact, Provenance, normalise_name, text_owner
+from graphmem.predicates import Predicate
 from graphmem.retrieval.search_table import SearchFilter, SearchTable
 from graphmem.store.protocol import (
     ChangeAxis,
@@ -83,6 +84,11 @@ CREATE TABLE IF NOT EXISTS embeddings (
 CREATE INDEX IF NOT EXISTS embeddings_changed ON embeddings(changed);
 -- The ids of erased turns, nothing else: loading the same log again skips them.
 CREATE TABLE IF NOT EXISTS erased_episodes (id TEXT PRIMARY KEY, scope TEXT NOT NULL);
+-- Predicates a user declared (scope-free: a predicate means the same in every scope).
+CREATE TABLE IF NOT EXISTS predicates (
+  name TEXT PRIMARY KEY, functional INTEGER NOT NULL, object_kind TEXT NOT NULL,
+  subject_type TEXT NOT NULL, object_type TEXT NOT NULL, phrase TEXT NOT NULL,
+  description TEXT NOT NULL);
 """
 
 _ROW_COLUMNS = (
@@ -659,6 +665,23 @@ class EmbeddedBackend:
             yield Event(
                 r[0], from_micros(r[1]), r[2], r[3], r[4], r[5], r[6], tuple(json.loads(r[7]))
             )
+
+    def predicates(self) -> list[Predicate]:
+        with self._lock:
+            found = self._db.execute(
+                "SELECT name, functional, object_kind, subject_type, object_type, phrase, "
+                "description FROM predicates ORDER BY name"
+            ).fetchall()
+        return [Predicate(r[0], bool(r[1]), *r[2:]) for r in found]
+
+    def put_predicate(self, predicate: Predicate) -> None:
+        p = predicate
+        with self._lock:  # the first declaration stays (Memory.declare refuses a new shape)
+            self._db.execute(
+                "INSERT INTO predicates VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (p.name, int(p.functional), p.object_kind, p.subject_type, p.object_type,
+                 p.phrase, p.description),
+            )  # fmt: skip
 
     def scopes(self) -> list[str]:
         with self._lock:

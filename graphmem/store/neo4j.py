@@ -91,6 +91,7 @@ import numpy as np
 
 from graphmem.errors import GraphmemError, StoreError, TransientStoreError
 from graphmem.model import Entity, Episode, Fact, Provenance, normalise_name, text_owner
+from graphmem.predicates import Predicate
 from graphmem.retrieval.keyword_index import STOPWORDS
 from graphmem.retrieval.search_table import SearchFilter
 from graphmem.store.protocol import (
@@ -133,7 +134,7 @@ EVENT_FIELDS = (
 TIME_FIELDS = ("valid_from", "valid_to", "recorded_at", "expired_at")
 # Labels graphmem gives its own nodes; an entity type may not borrow one.
 RESERVED_LABELS = frozenset(
-    {"Entity", "Fact", "Episode", "ErasedEpisode", "Event", "Clock", "Embedding"}
+    {"Entity", "Fact", "Episode", "ErasedEpisode", "Event", "Clock", "Embedding", "Predicate"}
 )
 RESERVED_TYPES = frozenset({"SUBJECT", "OBJECT"})
 
@@ -460,6 +461,14 @@ CALL (id) {
 }
 RETURN found AS id
 """
+
+# Declared predicates: scope-free (a predicate means the same in every scope); the first
+# declaration stays (Memory.declare refuses a new shape for a known name).
+PREDICATE_FIELDS = (
+    "name", "functional", "object_kind", "subject_type", "object_type", "phrase", "description",
+)  # fmt: skip
+PUT_PREDICATE = "MERGE (p:Predicate {name: $props.name}) ON CREATE SET p += $props"
+READ_PREDICATES = "MATCH (p:Predicate) RETURN p{.*} AS item ORDER BY p.name"
 
 READ_SCOPES = """
 CALL () {
@@ -1181,6 +1190,16 @@ class Neo4jBackend:
         cypher = _select("(e:Event)", where, EVENT_FIELDS, "e.scope, e.seq")
         for r in self._read(cypher, scope=scope):
             yield _event(r["item"])
+
+    def predicates(self) -> list[Predicate]:
+        found = [r["item"] for r in self._read(READ_PREDICATES)]
+        return [Predicate(**{k: item[k] for k in PREDICATE_FIELDS if k in item}) for item in found]
+
+    def put_predicate(self, predicate: Predicate) -> None:
+        props = {k: getattr(predicate, k) for k in PREDICATE_FIELDS}
+        self._write(
+            "declare a predicate", lambda tx: self._run(tx, PUT_PREDICATE, props=props).consume()
+        )
 
     def scopes(self) -> list[str]:
         return sorted({r["scope"] for r in self._read(READ_SCOPES) if r["scope"] is not None})

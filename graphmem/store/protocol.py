@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Literal, Protocol, runtime_checkable
 
 from graphmem.model import Entity, Episode, Fact
+from graphmem.predicates import Predicate
 from graphmem.retrieval.search_table import SearchFilter
 from graphmem.time.bitemporal import Clock
 from graphmem.time.instant import POS_INF
@@ -174,6 +175,14 @@ class Backend(Protocol):
     def events(self, scope: str | None = None) -> Iterator[Event]: ...
 
     def scopes(self) -> list[str]: ...
+
+    def predicates(self) -> list[Predicate]:
+        """The predicates declared in this store (scope-free), by name."""
+        ...
+
+    def put_predicate(self, predicate: Predicate) -> None:
+        """Store a declared predicate; a name already stored keeps its first shape."""
+        ...
 
     def embeddings(self, owner_ids: Sequence[str]) -> dict[str, list[float]]: ...
 

@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
+from graphmem.errors import ConflictError
 from graphmem.model import text_owner
 from graphmem.store.protocol import Backend, Event, RowQuery, WriteBatch
 from graphmem.time.bitemporal import Clock
@@ -39,14 +40,33 @@ from graphmem.time.instant import NEG_INF, POS_INF
 
 T = TypeVar("T")
 
-COUNTS = ("rows", "expired", "entities", "episodes", "events", "embeddings", "clocks")
+COUNTS = (
+    "rows", "expired", "entities", "episodes", "events", "embeddings", "clocks", "predicates",
+)  # fmt: skip
 
 
 def push(source: Backend, target: Backend, *, batch_size: int = 2000) -> dict[str, int]:
     """Copy everything ``source`` holds that ``target`` lacks; returns what was added per
     kind (``rows`` inserted, target rows ``expired`` to match the source, ``entities``,
-    ``episodes``, ``events``, ``embeddings`` and scope ``clocks`` moved forward)."""
+    ``episodes``, ``events``, ``embeddings``, scope ``clocks`` moved forward and declared
+    ``predicates``)."""
     counts = dict.fromkeys(COUNTS, 0)
+    # Declared predicates first: the target cannot read the rows keyed by them without.
+    held = {p.name: p for p in target.predicates()}
+    missing = []
+    for predicate in source.predicates():
+        old = held.get(predicate.name)
+        if old is None:
+            missing.append(predicate)
+        elif (old.functional, old.object_kind) != (predicate.functional, predicate.object_kind):
+            raise ConflictError(
+                f"push: predicate {predicate.name!r} is {predicate.cardinality} "
+                f"{predicate.object_kind} here but {old.cardinality} {old.object_kind} in the "
+                "target; nothing was copied"
+            )
+    for predicate in missing:
+        target.put_predicate(predicate)
+    counts["predicates"] = len(missing)
     for scope in source.scopes():
         _push_scope(source, target, scope, counts, batch_size)
     return counts
