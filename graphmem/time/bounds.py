@@ -1,0 +1,221 @@
+"""The time side of every read: which rows a query sees, on both axes.
+
+Modelled on XTDB's ``TemporalBounds``. A read carries two half-open intervals, one of
+valid time and one of recorded (transaction) time; a row is visible when its valid
+interval ``[valid_from, valid_to)`` overlaps the first and its recorded interval
+``[recorded_at, expired_at)`` overlaps the second. An instant is a one-microsecond
+interval, so "valid at t" and "believed at T" are overlaps too; the current belief is
+the last microsecond before ``POS_INF``, which only rows never expired reach.
+
+That one declaration (two overlaps) is compiled here, and only here, into what each
+engine needs: a row predicate (``admits``), a numpy mask over microsecond columns
+(``mask``), a parameterised Cypher condition (``cypher``) and the words shown to users
+(``describe``). ``Changes`` does the same for "what changed in ``(since, until]``".
+
+>>> from graphmem.time.instant import to_instant
+>>> b = TemporalBounds.as_of(to_instant("2024-03-01"), known_at=to_instant("2024-06-01"))
+>>> b.describe()
+'valid at 2024-03-01, as known at 2024-06-01'
+>>> b.cypher({"valid_from": "f.vf", "valid_to": "f.vt",
+...           "recorded_at": "f.ra", "expired_at": "f.ea"})[0]
+'f.vf < $tb_valid_hi AND $tb_valid_lo < f.vt AND f.ra < $tb_recorded_hi AND $tb_recorded_lo < f.ea'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Literal, Protocol
+
+import numpy as np
+
+from graphmem.time.instant import NEG_INF, POS_INF, format_instant, to_micros
+from graphmem.time.interval import Interval
+
+MICROSECOND = timedelta(microseconds=1)
+ALWAYS = Interval(NEG_INF, POS_INF)
+LAST_INSTANT = POS_INF - MICROSECOND
+CURRENT_BELIEF = Interval(LAST_INSTANT, POS_INF)  # reached only by rows never expired
+
+Axis = Literal["valid", "recorded"]
+COLUMNS: dict[Axis, tuple[str, str]] = {
+    "valid": ("valid_from", "valid_to"),
+    "recorded": ("recorded_at", "expired_at"),
+}
+
+
+class TimedRow(Protocol):
+    """Anything with the four time columns (a fact row; an episode seen as one)."""
+
+    valid_from: datetime
+    valid_to: datetime
+    recorded_at: datetime
+    expired_at: datetime
+
+
+def point(t: datetime) -> Interval:
+    """The one-microsecond interval of instant ``t``; ``POS_INF`` is the last microsecond."""
+    t = min(t, LAST_INSTANT)
+    return Interval(t, t + MICROSECOND)
+
+
+def _day(t: datetime) -> str:
+    text = format_instant(t)
+    return text[:10] if text.endswith("T00:00:00Z") else text
+
+
+@dataclass(frozen=True, slots=True)
+class TemporalBounds:
+    """Which rows a read sees: valid interval x recorded interval.
+
+    The default is everything the store believes now, whatever its valid time.
+    """
+
+    valid: Interval = ALWAYS
+    recorded: Interval = CURRENT_BELIEF
+
+    # -- builders -----------------------------------------------------------------
+    @classmethod
+    def current(cls, now: datetime) -> TemporalBounds:
+        """What is true at ``now``, as best known now."""
+        return cls(valid=point(now))
+
+    @classmethod
+    def as_of(cls, t: datetime, *, known_at: datetime = POS_INF) -> TemporalBounds:
+        """What was true at ``t``, as believed at ``known_at`` (default: now)."""
+        return cls(valid=point(t), recorded=point(known_at))
+
+    @classmethod
+    def known_at(cls, known_at: datetime) -> TemporalBounds:
+        """Everything believed at ``known_at``, whatever its valid time."""
+        return cls(recorded=point(known_at))
+
+    @classmethod
+    def during(cls, window: Interval, *, known_at: datetime = POS_INF) -> TemporalBounds:
+        """What was true at some time in ``window``, as believed at ``known_at``."""
+        return cls(valid=window, recorded=point(known_at))
+
+    @classmethod
+    def history(cls, valid: Interval = ALWAYS) -> TemporalBounds:
+        """Every row ever recorded (also those no longer believed) whose valid time
+        overlaps ``valid``."""
+        return cls(valid=valid, recorded=ALWAYS)
+
+    # -- what the bounds say --------------------------------------------------------
+    @property
+    def belief(self) -> datetime | None:
+        """The transaction instant read (``POS_INF``: the current belief); ``None``
+        when more than one instant is read (history)."""
+        if self.recorded == CURRENT_BELIEF:
+            return POS_INF
+        return (
+            self.recorded.start if self.recorded.end - self.recorded.start == MICROSECOND else None
+        )
+
+    @property
+    def is_history(self) -> bool:
+        return self.recorded.end - self.recorded.start > MICROSECOND
+
+    # -- compilations ---------------------------------------------------------------
+    def _overlaps(self) -> list[tuple[Axis, Interval]]:
+        """The declaration: one overlap per axis that restricts anything."""
+        return [(axis, iv) for axis, iv in (("valid", self.valid), ("recorded", self.recorded))
+                if iv != ALWAYS]  # fmt: skip
+
+    def admits(self, row: TimedRow) -> bool:
+        """The row predicate: is ``row`` visible?"""
+        for axis, iv in self._overlaps():
+            start, end = (getattr(row, c) for c in COLUMNS[axis])
+            if not (start < iv.end and iv.start < end):
+                return False
+        return True
+
+    def mask(self, columns: Mapping[str, np.ndarray]) -> np.ndarray:
+        """The numpy compilation over int64 microsecond columns named as the row's."""
+        n = len(next(iter(columns.values())))
+        out = np.ones(n, dtype=bool)
+        for axis, iv in self._overlaps():
+            start, end = (columns[c] for c in COLUMNS[axis])
+            out &= (start < to_micros(iv.end)) & (to_micros(iv.start) < end)
+        return out
+
+    def cypher(self, columns: Mapping[str, str], prefix: str = "tb") -> tuple[str, dict[str, Any]]:
+        """The Cypher compilation: a condition over the expressions ``columns`` names
+        (e.g. ``{"valid_from": "f.valid_from", ...}``) and its parameters (``"true"``
+        when nothing is restricted). A bound that reaches an open end drops the test
+        that end makes always true, and the current belief is the equality on the
+        sentinel (the same rows, since instants are whole microseconds), so range
+        indexes serve it."""
+        conditions: list[str] = []
+        params: dict[str, Any] = {}
+        for axis, iv in self._overlaps():
+            start, end = (columns[c] for c in COLUMNS[axis])
+            lo, hi = f"{prefix}_{axis}_lo", f"{prefix}_{axis}_hi"
+            if iv == CURRENT_BELIEF:
+                conditions.append(f"{end} = ${hi}")
+                params[hi] = POS_INF
+                continue
+            if iv.end != POS_INF:
+                conditions.append(f"{start} < ${hi}")
+                params[hi] = iv.end
+            if iv.start != NEG_INF:
+                conditions.append(f"${lo} < {end}")
+                params[lo] = iv.start
+        return " AND ".join(conditions) or "true", params
+
+    def describe(self) -> str:
+        """The words shown to users for this read."""
+        if self.valid == ALWAYS:
+            valid = "all valid time"
+        elif self.valid.end - self.valid.start == MICROSECOND:
+            valid = f"valid at {_day(self.valid.start)}"
+        else:
+            valid = f"valid during {_day(self.valid.start)} to {_day(self.valid.end)}"
+        if self.is_history:
+            return f"{valid}, every row ever recorded"
+        belief = self.belief
+        if belief == POS_INF:
+            return "current belief" if self.valid == ALWAYS else valid
+        return f"{valid}, as known at {_day(belief)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """Rows that changed in ``(since, until]``: on the recorded axis, rows recorded or
+    expired then (what the store learned); on the valid axis, rows believed at
+    ``known_at`` whose valid interval starts or ends then (what changed in the world).
+
+    >>> from graphmem.time.instant import to_instant
+    >>> Changes(to_instant("2024-01-01"), to_instant("2024-02-01"), "valid").describe()
+    'changed in the world in (2024-01-01, 2024-02-01], current belief'
+    """
+
+    since: datetime
+    until: datetime
+    axis: Axis
+    known_at: datetime = POS_INF
+
+    def _belief(self) -> TemporalBounds:
+        return (
+            TemporalBounds.known_at(self.known_at)
+            if self.axis == "valid"
+            else TemporalBounds.history()
+        )
+
+    def admits(self, row: TimedRow) -> bool:
+        ends = (getattr(row, c) for c in COLUMNS[self.axis])
+        return self._belief().admits(row) and any(self.since < t <= self.until for t in ends)
+
+    def cypher(self, columns: Mapping[str, str], prefix: str = "ch") -> tuple[str, dict[str, Any]]:
+        belief, params = self._belief().cypher(columns, prefix)
+        ends = [f"(${prefix}_since < {columns[c]} AND {columns[c]} <= ${prefix}_until)"
+                for c in COLUMNS[self.axis]]  # fmt: skip
+        params |= {f"{prefix}_since": self.since, f"{prefix}_until": self.until}
+        return f"{belief} AND ({' OR '.join(ends)})", params
+
+    def describe(self) -> str:
+        what = "learned" if self.axis == "recorded" else "changed in the world"
+        window = f"({_day(self.since)}, {_day(self.until)}]"
+        tail = "" if self.axis == "recorded" else f", {self._belief().describe()}"
+        return f"{what} in {window}{tail}"
