@@ -127,7 +127,6 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
     from graphmem.model import text_owner
     from graphmem.retrieval import vector_index
     from graphmem.retrieval.embedder import default_embedder
-    from graphmem.retrieval.search_table import SearchFilter
     from graphmem.time.instant import POS_INF, to_instant
 
     out: dict = {"facts": n, "queries": n_queries}
@@ -276,8 +275,7 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
             t0 = time.perf_counter()
             q = embedder.embed([text + " "])[0]  # a distinct text: the model runs again
             t1 = time.perf_counter()
-            f = _filter(SearchFilter, result, scope, reference, opts)
-            mask = table.mask(f)
+            mask = table.mask(scope, _bounds(result, reference, opts))
             positions = np.flatnonzero(mask)
             exact = positions[:0]
             if len(positions):
@@ -322,15 +320,18 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
     return out
 
 
-def _filter(SearchFilter, result, scope, reference, opts):
+def _bounds(result, reference, opts):
+    """The time bounds the search used, for the brute-force scan over the same entries."""
+    from graphmem.time.bounds import TemporalBounds
     from graphmem.time.instant import POS_INF, to_instant
+    from graphmem.time.interval import Interval
 
     known_at = to_instant(opts["known_at"]) if "known_at" in opts else POS_INF
     if "as_of" in opts:
-        return SearchFilter(scope, known_at, to_instant(opts["as_of"]))
+        return TemporalBounds.as_of(to_instant(opts["as_of"]), known_at=known_at)
     if result.window is not None:
-        return SearchFilter(scope, known_at, valid_overlap=result.window)
-    return SearchFilter(scope, known_at, as_of=reference)
+        return TemporalBounds.during(Interval(*result.window), known_at=known_at)
+    return TemporalBounds.as_of(reference, known_at=known_at)
 
 
 def report(results: list[dict]) -> None:

@@ -38,7 +38,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from graphmem import Memory  # noqa: E402
 from graphmem.loaders.longmemeval import parse_date  # noqa: E402
-from graphmem.retrieval.search_table import SearchFilter  # noqa: E402
+from graphmem.store.protocol import RowQuery  # noqa: E402
 
 DATA = Path("/work/shared/data/longmemeval-dev/longmemeval_s_dev66.json.gz")
 TYPES = (
@@ -142,7 +142,7 @@ def rank_hybrid(mem: Memory, q: dict, k: int, support: float = 0.5) -> list[tupl
 
 def rank_backend(mem: Memory, q: dict, k: int, source: str) -> list[tuple[str, float]]:
     """One index alone, straight on the backend (same scope filter), best turn per session."""
-    f = SearchFilter(q["question_id"])
+    f = RowQuery(q["question_id"])
     vector = mem.embedder.embed([q["question"]])[0] if source == "vector" else None
     text = q["question"] if source == "keyword" else None
     found = mem.backend.search("episodes", f, vector=vector, text=text, k=k)[source]

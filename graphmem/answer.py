@@ -27,6 +27,7 @@ from graphmem.question import Reading, read_question
 from graphmem.retrieval.hybrid import Hit
 from graphmem.staleness import unread_turn
 from graphmem.store.protocol import RowQuery
+from graphmem.time.bounds import ALWAYS, TemporalBounds
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant
 
 if TYPE_CHECKING:
@@ -128,20 +129,18 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
     window = r.window
     if r.mode == "known_at" and r.at is not None:
         belief = min(known_at, r.at)
-        rows = memory.backend.rows(RowQuery(**query, known_at=belief, as_of=belief))
+        bounds = TemporalBounds.as_of(belief, known_at=belief)
         mode = f"known_at {format_instant(belief)}"
     elif r.mode in ("timeline", "when"):
-        span = (window.start, window.end) if window is not None else None
-        rows = memory.backend.rows(RowQuery(**query, known_at=known_at, valid_overlap=span))
+        bounds = TemporalBounds.during(window or ALWAYS, known_at=known_at)
         mode = r.mode + (f" {r.time_text!r}" if r.time_text else "")
     elif r.mode == "past" and window is not None:
-        rows = memory.backend.rows(
-            RowQuery(**query, known_at=known_at, valid_overlap=(window.start, window.end))
-        )
+        bounds = TemporalBounds.during(window, known_at=known_at)
         mode = f"during {r.time_text!r}" if r.time_text else "past"
     else:
-        rows = memory.backend.rows(RowQuery(**query, known_at=known_at, as_of=reference))
+        bounds = TemporalBounds.as_of(reference, known_at=known_at)
         mode = "current"
+    rows = memory.backend.rows(RowQuery(**query, bounds=bounds))
     values = _values(rows)
     if r.mode == "when" and r.object is not None:
         values = [v for v in values if normalise_name(v.value) == normalise_name(r.object)]

@@ -31,6 +31,7 @@ from graphmem.model import CandidateFact, Fact, normalise_name
 from graphmem.predicates import PredicateRegistry
 from graphmem.store.protocol import Backend, Erasure, Event, RowQuery
 from graphmem.store.writes import replay
+from graphmem.time.bounds import TemporalBounds
 
 _WORD = re.compile(r"\w+")
 
@@ -61,10 +62,10 @@ def plan_erase(
     of the whole subject ``subject_id``, called ``names`` by the user."""
     whole = predicate is None
     if whole:
-        query = RowQuery(scope=scope, entity_id=subject_id, include_expired=True)
+        query = RowQuery(scope=scope, entity_id=subject_id, bounds=TemporalBounds.history())
     else:
         query = RowQuery(scope=scope, subject_id=subject_id, predicate=predicate,
-                         object_id=object_id, include_expired=True)  # fmt: skip
+                         object_id=object_id, bounds=TemporalBounds.history())  # fmt: skip
     rows = backend.rows(query)
     literal_ids: list[str] = []
     if whole:
@@ -72,7 +73,7 @@ def plan_erase(
         forms = _name_forms([*names, *((entity.name, *entity.aliases) if entity else ())])
         literal = [
             r
-            for r in backend.rows(RowQuery(scope=scope, include_expired=True))
+            for r in backend.rows(RowQuery(scope=scope, bounds=TemporalBounds.history()))
             if r.object_id != subject_id and _words(r.object) in forms
         ]
         literal_ids = [r.id for r in literal]
@@ -122,7 +123,7 @@ def plan_turn_erase(
     said = [e for e in log if operations[id(e)].provenance.episode_id == episode_id]
     rows = [
         r
-        for r in backend.rows(RowQuery(scope=scope, include_expired=True))
+        for r in backend.rows(RowQuery(scope=scope, bounds=TemporalBounds.history()))
         if r.provenance.episode_id == episode_id
     ]
     families = sorted({(e.subject_id, e.predicate) for e in said}
@@ -136,7 +137,7 @@ def plan_turn_erase(
             key=lambda e: e.recorded_at,
         )
         stored = backend.rows(RowQuery(scope=scope, subject_id=subject_id,
-                                       predicate=predicate, include_expired=True))  # fmt: skip
+                                       predicate=predicate, bounds=TemporalBounds.history()))  # fmt: skip
         if _shape(replay(registry, _writes(events, operations))[0]) != _shape(stored):
             raise StoreError(
                 f"erase: the log of {stored[0].subject if stored else subject_id!r} "

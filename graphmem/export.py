@@ -30,6 +30,7 @@ from typing import IO, TYPE_CHECKING, Any
 from graphmem.history import status_of
 from graphmem.model import Entity, Episode, Fact, stable_id
 from graphmem.store.protocol import RowQuery
+from graphmem.time.bounds import TemporalBounds
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant, now
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ def _scopes(memory: Memory, scope: str | None) -> list[str]:
 
 
 def _rows(memory: Memory, scope: str) -> list[Fact]:
-    rows = memory.backend.rows(RowQuery(scope=scope, include_expired=True))
+    rows = memory.backend.rows(RowQuery(scope=scope, bounds=TemporalBounds.history()))
     return sorted(rows, key=lambda r: (r.recorded_at, r.subject, r.predicate, r.valid_from, r.id))
 
 

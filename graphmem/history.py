@@ -10,17 +10,13 @@ from datetime import datetime
 from itertools import groupby
 
 from graphmem.model import Change, Fact, FactStatus, TimelineEntry
-from graphmem.store.protocol import ChangeAxis
-from graphmem.time.instant import POS_INF
+from graphmem.time.bounds import Changes, row_status
+from graphmem.time.interval import Interval, coalesce
 
 
 def status_of(row: Fact, now: datetime) -> FactStatus:
     """How a row stands: believed and valid now, believed but over, or ended by an operation."""
-    if row.expired_at < POS_INF:
-        return {"retracted": "retracted", "corrected": "corrected"}.get(
-            row.expired_by or "", "superseded"
-        )
-    return "current" if row.valid_to > now else "ended"
+    return row_status(row, row.expired_by, now)  # type: ignore[return-value]
 
 
 def timeline(rows: list[Fact], now: datetime) -> list[TimelineEntry]:
@@ -34,19 +30,20 @@ def timeline(rows: list[Fact], now: datetime) -> list[TimelineEntry]:
     for _, group in groupby(sorted(rows, key=lambda r: (key(r), r.valid_from)), key=key):
         for row in group:
             last = entries[-1] if entries else None
-            if (
-                last is not None
-                and last.predicate == row.predicate
-                and last.subject == row.subject
-                and last.object == row.object
-                and row.valid_from <= last.valid_to
-            ):
-                end = max(last.valid_to, row.valid_to)
+            piece = Interval(row.valid_from, row.valid_to)
+            joined = (
+                coalesce([Interval(last.valid_from, last.valid_to), piece])
+                if last is not None
+                and (last.predicate, last.subject, last.object)
+                == (row.predicate, row.subject, row.object)
+                else []
+            )
+            if len(joined) == 1:  # overlapping or adjacent: one run of the value
                 entries[-1] = last.model_copy(
                     update={
-                        "valid_to": end,
+                        "valid_to": joined[0].end,
                         "fact_ids": tuple(dict.fromkeys(last.fact_ids + (row.fact_id,))),
-                        "status": "current" if end > now else "ended",
+                        "status": "current" if joined[0].overlaps(Interval.since(now)) else "ended",
                     }
                 )
             else:
@@ -64,21 +61,13 @@ def timeline(rows: list[Fact], now: datetime) -> list[TimelineEntry]:
     return sorted(entries, key=lambda e: (e.predicate, e.valid_from, e.object))
 
 
-def changes(rows: list[Fact], start: datetime, end: datetime, axis: ChangeAxis) -> list[Change]:
-    """Turn rows a backend found changed in ``(start, end]`` into ordered ``Change`` entries."""
+def changes(rows: list[Fact], window: Changes) -> list[Change]:
+    """Turn rows a backend found changed in the window into ordered ``Change`` entries."""
     out: list[Change] = []
     for row in rows:
-        if axis == "recorded":
-            if start < row.recorded_at <= end:
-                out.append(Change(at=row.recorded_at, kind="learned", fact=row))
-            if start < row.expired_at <= end:
-                reason = status_of(row, row.expired_at)
-                out.append(Change(at=row.expired_at, kind="unlearned", reason=reason, fact=row))
-        else:
-            if start < row.valid_from <= end:
-                out.append(Change(at=row.valid_from, kind="started", fact=row))
-            if start < row.valid_to <= end:
-                out.append(Change(at=row.valid_to, kind="ended", fact=row))
+        for at, kind in window.moments(row):
+            reason = status_of(row, at) if kind == "unlearned" else None
+            out.append(Change(at=at, kind=kind, reason=reason, fact=row))
     # A temporal leftover re-records part of a fact that was just unlearned: say so.
     unlearned = {(c.at, c.fact.fact_id) for c in out if c.kind == "unlearned"}
     out = [

@@ -50,6 +50,7 @@ from graphmem.retrieval.hybrid import Retriever, SearchResult, Weights
 from graphmem.store import open_backend
 from graphmem.store.protocol import Backend, Erased, Event, RowQuery
 from graphmem.store.writes import WriteGroup, WriteResult, as_operation, plan_write
+from graphmem.time.bounds import Changes, TemporalBounds
 from graphmem.time.instant import NEG_INF, POS_INF, TimeLike, now, to_instant
 
 When = TimeLike | None
@@ -498,7 +499,7 @@ class Memory:
         subject: str | None,
         predicate: str | None,
         obj: str | None,
-        **filters: Any,
+        bounds: TemporalBounds,
     ) -> RowQuery:
         for field, value in (("scope", scope), ("subject", subject), ("predicate", predicate),
                              ("object", obj)):  # fmt: skip
@@ -511,7 +512,7 @@ class Memory:
             subject_id=ids[subject][1] if subject is not None else None,
             predicate=predicate,
             object_id=ids[obj][1] if obj is not None else None,
-            **filters,
+            bounds=bounds,
         )
 
     def facts(
@@ -526,11 +527,10 @@ class Memory:
     ) -> list[Fact]:
         """Facts true at ``as_of`` (default now) as the store believed at ``known_at``
         (default: its current belief). A functional key yields at most one value."""
-        query = self._query(
-            scope, subject, predicate, object,
-            as_of=self._time(as_of, "as_of", now()),
-            known_at=self._time(known_at, "known_at", POS_INF),
-        )  # fmt: skip
+        bounds = TemporalBounds.as_of(
+            self._time(as_of, "as_of", now()), known_at=self._time(known_at, "known_at", POS_INF)
+        )
+        query = self._query(scope, subject, predicate, object, bounds)
         return self.backend.rows(query)
 
     def timeline(
@@ -542,9 +542,8 @@ class Memory:
         scope: str = DEFAULT_SCOPE,
     ) -> list[TimelineEntry]:
         """Every value the subject had over valid time, coalesced, as believed at ``known_at``."""
-        query = self._query(
-            scope, subject, predicate, None, known_at=self._time(known_at, "known_at", POS_INF)
-        )
+        bounds = TemporalBounds.known_at(self._time(known_at, "known_at", POS_INF))
+        query = self._query(scope, subject, predicate, None, bounds)
         return timeline_view(self.backend.rows(query), now())
 
     def history(
@@ -556,7 +555,9 @@ class Memory:
     ) -> list[tuple[Fact, str]]:
         """Every row ever recorded for the subject (the audit trail), oldest belief first,
         each with its status: current, ended, superseded, corrected or retracted."""
-        rows = self.backend.rows(self._query(scope, subject, predicate, None, include_expired=True))
+        rows = self.backend.rows(
+            self._query(scope, subject, predicate, None, TemporalBounds.history())
+        )
         t = now()
         rows.sort(key=lambda r: (r.recorded_at, r.predicate, r.valid_from))
         return [(row, status_of(row, t)) for row in rows]
@@ -577,8 +578,8 @@ class Memory:
         start = self._time(since, "since", NEG_INF)
         end = self._time(until, "until", now())
         belief = self._time(known_at, "known_at", POS_INF)
-        rows = self.backend.changed_rows(scope, start, end, axis, belief)
-        return change_view(rows, start, end, axis)
+        window = Changes(start, end, axis, belief)
+        return change_view(self.backend.changed_rows(scope, window), window)
 
     def entities(self, *, scope: str = DEFAULT_SCOPE) -> list[Entity]:
         _check_text(scope, "scope")

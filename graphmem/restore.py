@@ -31,6 +31,7 @@ from graphmem.extraction.secrets import contains_secret, redact
 from graphmem.model import Entity, Episode, Fact, Provenance, text_owner
 from graphmem.store.protocol import RowQuery, WriteBatch
 from graphmem.time.bitemporal import Clock
+from graphmem.time.bounds import TemporalBounds
 from graphmem.time.instant import NEG_INF, POS_INF, to_instant
 
 if TYPE_CHECKING:
@@ -119,7 +120,7 @@ def _check(memory: Memory, scope: str, kinds: dict[str, list], lines: dict[int, 
             families[(row.subject_id, row.predicate)].append(row)
     for (subject_id, predicate_name), fresh in families.items():
         stored = memory.backend.rows(RowQuery(scope=scope, subject_id=subject_id,
-                                              predicate=predicate_name, include_expired=True))  # fmt: skip
+                                              predicate=predicate_name, bounds=TemporalBounds.history()))  # fmt: skip
         ids = {r.id for r in fresh}
         rows = [r for r in stored if r.id not in ids] + fresh
         for i, a in enumerate(rows):
@@ -134,7 +135,9 @@ def _check(memory: Memory, scope: str, kinds: dict[str, list], lines: dict[int, 
         if other == scope:
             continue
         ids = tuple(f.id for f in kinds["fact"])
-        clash = memory.backend.rows(RowQuery(scope=other, include_expired=True, row_ids=ids))
+        clash = memory.backend.rows(
+            RowQuery(scope=other, bounds=TemporalBounds.history(), row_ids=ids)
+        )
         if clash:
             taken = next(f for f in kinds["fact"] if f.id == clash[0].id)
             fail(taken, f"fact {taken.id}: that id is already a row of scope {other!r}")
@@ -159,7 +162,7 @@ def import_jsonl(memory: Memory, source: str | os.PathLike[str] | IO[str],
     backend = memory.backend
     for scope, kinds in grouped.items():
         facts: list[Fact] = kinds["fact"]
-        have = {r.id for r in backend.rows(RowQuery(scope=scope, include_expired=True,
+        have = {r.id for r in backend.rows(RowQuery(scope=scope, bounds=TemporalBounds.history(),
                                                     row_ids=tuple(f.id for f in facts)))}  # fmt: skip
         rows = [f for f in facts if f.id not in have]
         known = {e.id for e in backend.entities(scope)}

@@ -19,6 +19,7 @@ from functools import cache
 
 from graphmem.model import Episode, normalise_name
 from graphmem.store.protocol import Backend, RowQuery
+from graphmem.time.bounds import TemporalBounds
 
 # How sure the frame classifier must be that a later clause is about the predicate
 # (chosen on the dev authors' conversations, bench/e2e_eval.py).
@@ -50,7 +51,7 @@ def unread_turn(
     if embedder is None:
         return None
     family = backend.rows(RowQuery(scope=scope, subject_id=subject_id, predicate=predicate,
-                                   include_expired=True))  # fmt: skip
+                                   bounds=TemporalBounds.history()))  # fmt: skip
     if not family:
         return None
     if since is None:

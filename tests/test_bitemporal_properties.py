@@ -34,6 +34,7 @@ from hypothesis.stateful import (
 
 from graphmem import ConflictError, Entity, Memory, TransactionTimeError
 from graphmem.store.protocol import RowQuery
+from graphmem.time.bounds import TemporalBounds
 from graphmem.time.instant import NEG_INF, POS_INF, to_instant
 
 BASE = to_instant("2030-01-01")
@@ -295,7 +296,7 @@ class BitemporalMachine(RuleBasedStateMachine):
     def rows_are_well_formed_disjoint_and_append_only(self):
         if not hasattr(self, "mem"):
             return
-        rows = self.mem.backend.rows(RowQuery(scope=SCOPE, include_expired=True))
+        rows = self.mem.backend.rows(RowQuery(scope=SCOPE, bounds=TemporalBounds.history()))
         by_key: dict[tuple, list] = {}
         for row in rows:
             assert row.valid_from < row.valid_to

@@ -122,7 +122,9 @@ def test_descriptions_are_the_words_users_see() -> None:
         TemporalBounds.during(Interval(GRID[0], GRID[2])).describe()
         == "valid during 2024-01-01 to 2024-01-03"
     )
-    assert TemporalBounds.history().describe() == "all valid time, every row ever recorded"
+    assert (
+        TemporalBounds.history().describe() == "history (all valid time, every row ever recorded)"
+    )
 
 
 def test_changes_on_each_axis() -> None:

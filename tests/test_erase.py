@@ -13,6 +13,7 @@ from conftest import require_neo4j
 from graphmem import InvalidFactError, Memory
 from graphmem.export import export_jsonl
 from graphmem.store.protocol import RowQuery
+from graphmem.time.bounds import TemporalBounds
 
 S = "erase"
 
@@ -48,7 +49,7 @@ def everything(memory) -> str:
     """All a scope holds, as one text: rows, events, entities, turns and an export."""
     out = io.StringIO()
     export_jsonl(memory, out, scope=S)
-    rows = memory.backend.rows(RowQuery(scope=S, include_expired=True))
+    rows = memory.backend.rows(RowQuery(scope=S, bounds=TemporalBounds.history()))
     events = [e.payload for e in memory.backend.events(S)]
     return "\n".join([out.getvalue(), repr(rows), repr(events)])
 
@@ -122,7 +123,7 @@ def test_erase_of_an_unknown_name_deletes_nothing_else(loaded):
 
 def beliefs(memory, scope=S):
     """Every row ever written, without generated ids: what the store says and said."""
-    rows = memory.backend.rows(RowQuery(scope=scope, include_expired=True))
+    rows = memory.backend.rows(RowQuery(scope=scope, bounds=TemporalBounds.history()))
     return sorted(
         (r.subject, r.predicate, r.object, r.valid_from, r.valid_to, r.recorded_at,
          r.expired_at, r.expired_by)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from graphmem import CandidateFact, Episode, Memory, Provenance
 from graphmem.store.protocol import RowQuery
 from graphmem.store.writes import WriteGroup
+from graphmem.time.bounds import TemporalBounds
 from graphmem.time.instant import NEG_INF, POS_INF, to_instant
 
 BASE = to_instant("2030-01-01")
@@ -61,7 +62,7 @@ def write(memory, scope, number, turn) -> None:
 
 
 def beliefs(memory, scope):
-    rows = memory.backend.rows(RowQuery(scope=scope, include_expired=True))
+    rows = memory.backend.rows(RowQuery(scope=scope, bounds=TemporalBounds.history()))
     return sorted(
         (r.subject, r.predicate, r.object, r.valid_from, r.valid_to, r.recorded_at,
          r.expired_at, r.expired_by, r.change_point)

@@ -17,11 +17,12 @@ import pytest
 
 from graphmem import Entity, Episode, Memory, StoreError
 from graphmem.model import text_owner
-from graphmem.retrieval.search_table import SearchFilter
 from graphmem.store.embedded import EmbeddedBackend
 from graphmem.store.protocol import Backend, RowQuery
 from graphmem.store.push import COUNTS, push
+from graphmem.time.bounds import Changes, TemporalBounds
 from graphmem.time.instant import NEG_INF, POS_INF, to_instant
+from graphmem.time.interval import Interval
 
 neo4j = pytest.importorskip("neo4j")
 from graphmem.errors import TransientStoreError  # noqa: E402
@@ -332,25 +333,27 @@ def test_search_filters_scope_and_time_before_ranking(uri, tmp_path, monkeypatch
             write_history(mem, "bob")
         query = embedder.embed(["Alice lives in Paris"])[0]
         modes = [
-            SearchFilter("alice"),
-            SearchFilter("alice", as_of=to_instant("2020-06-01")),
-            SearchFilter("alice", known_at=to_instant("2024-03-15")),
-            SearchFilter("alice", include_expired=True),
-            SearchFilter(
-                "alice", valid_overlap=(to_instant("2022-06-01"), to_instant("2023-01-01"))
+            RowQuery("alice"),
+            RowQuery("alice", TemporalBounds.as_of(to_instant("2020-06-01"))),
+            RowQuery("alice", TemporalBounds.known_at(to_instant("2024-03-15"))),
+            RowQuery("alice", TemporalBounds.history()),
+            RowQuery(
+                "alice",
+                TemporalBounds.during(Interval(to_instant("2022-06-01"), to_instant("2023-01-01"))),
             ),
-            SearchFilter("nobody"),
+            RowQuery("nobody"),
         ]
         for f in modes:
             results = []
             for mem in stores:
                 found = mem.backend.search("facts", f, vector=query, text="Paris Berlin", k=50)
                 rows = {
-                    r.id: r for r in mem.backend.rows(RowQuery(scope="alice", include_expired=True))
+                    r.id: r
+                    for r in mem.backend.rows(
+                        RowQuery(scope="alice", bounds=TemporalBounds.history())
+                    )
                 }
-                allowed = {r.id for r in mem.backend.rows(RowQuery(
-                    scope=f.scope, known_at=f.known_at, as_of=f.as_of,
-                    valid_overlap=f.valid_overlap, include_expired=f.include_expired))}  # fmt: skip
+                allowed = {r.id for r in mem.backend.rows(f)}
                 assert {i for i, _ in found["vector"]} == allowed
                 assert {i for i, _ in found["keyword"]} <= allowed
                 results.append(sorted(
@@ -365,11 +368,11 @@ def test_search_filters_scope_and_time_before_ranking(uri, tmp_path, monkeypatch
         best = stores[0].backend.rows(RowQuery(scope="alice", row_ids=(found["vector"][0][0],)))
         assert [r.text for r in best] == ["Alice lives in Paris"] and found["keyword"] == []
         episodes = stores[0].backend.search(
-            "episodes", SearchFilter("alice"), vector=embedder.embed(["Noted, Berlin it is."])[0],
+            "episodes", RowQuery("alice"), vector=embedder.embed(["Noted, Berlin it is."])[0],
             text="moving to berlin", k=5,
         )  # fmt: skip
         assert len(episodes["vector"]) == 2 and len(episodes["keyword"]) == 2
-        early = SearchFilter("alice", known_at=to_instant("2024-04-09T10:00:01Z"))
+        early = RowQuery("alice", TemporalBounds.known_at(to_instant("2024-04-09T10:00:01Z")))
         only_first = stores[0].backend.search("episodes", early, vector=None, text="berlin", k=5)
         assert len(only_first["keyword"]) == 1
         hits = stores[0].search("where does Alice live?", scope="alice", k=3, targets=("facts",))
@@ -424,7 +427,7 @@ def snapshot(backend, scopes, owners):
         out[scope] = {
             "rows": sorted(
                 r.model_dump_json()
-                for r in backend.rows(RowQuery(scope=scope, include_expired=True))
+                for r in backend.rows(RowQuery(scope=scope, bounds=TemporalBounds.history()))
             ),  # fmt: skip
             "entities": [e.model_dump() for e in backend.entities(scope)],
             "episodes": [e.model_dump() for e in backend.episodes(scope)],
@@ -445,7 +448,11 @@ def test_push_copies_an_embedded_store_exactly_and_idempotently(uri, tmp_path):
     source.remember("Dana", "lives_in", "Lima", valid_from="2023-01-01", valid_to="2099-01-01",
                     scope="dana", recorded_at="2024-05-01")  # fmt: skip
     scopes = source.backend.scopes()
-    rows = [r for s in scopes for r in source.backend.rows(RowQuery(scope=s, include_expired=True))]
+    rows = [
+        r
+        for s in scopes
+        for r in source.backend.rows(RowQuery(scope=s, bounds=TemporalBounds.history()))
+    ]
     owners = sorted(
         {r.id for r in rows} | {r.fact_id for r in rows}
         | {text_owner(r.scope, r.text) for r in rows}
@@ -474,13 +481,18 @@ def test_push_copies_an_embedded_store_exactly_and_idempotently(uri, tmp_path):
         for scope in scopes:
             for known_at in known_grid:
                 for as_of in as_of_grid:
-                    q = RowQuery(scope=scope, known_at=known_at, as_of=as_of)
+                    bounds = (
+                        TemporalBounds.known_at(known_at)
+                        if as_of is None
+                        else TemporalBounds.as_of(as_of, known_at=known_at)
+                    )
+                    q = RowQuery(scope=scope, bounds=bounds)
                     a, b = source.backend.rows(q), target.rows(q)
                     assert [r.model_dump() for r in a] == [r.model_dump() for r in b], q
                     compared += 1
             for axis in ("recorded", "valid"):
                 for start in recorded[:3]:
-                    args = (scope, start, to_instant("2100-01-01"), axis, POS_INF)
+                    args = (scope, Changes(start, to_instant("2100-01-01"), axis))
                     assert source.backend.changed_rows(*args) == target.changed_rows(*args)
         assert compared > 500
 

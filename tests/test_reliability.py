@@ -47,7 +47,7 @@ def write_log(path: Path, turns: int = TURNS) -> None:
 
 
 def facts_snapshot(mem: Memory) -> list[tuple]:
-    rows = mem.backend.rows(RowQuery(scope="crash", include_expired=False))
+    rows = mem.backend.rows(RowQuery(scope="crash"))
     return sorted((r.subject, r.predicate, r.object, r.valid_from, r.valid_to) for r in rows)
 
 

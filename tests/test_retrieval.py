@@ -54,7 +54,7 @@ def test_current_mode_shadows_the_superseded_value(mem):
 def test_as_of_mode_returns_the_value_then(mem):
     result = mem.search("where does Alice live", scope="alice", as_of="2020-06-01", reference=NOW)
     assert objects(result) == ["Paris"]
-    assert result.mode.startswith("as_of")
+    assert result.mode == "valid at 2020-06-01"
 
 
 def test_history_returns_superseded_values_marked(mem):

@@ -16,6 +16,7 @@ from graphmem import Memory
 from graphmem.export import export_jsonl
 from graphmem.restore import import_jsonl
 from graphmem.store.protocol import RowQuery
+from graphmem.time.bounds import TemporalBounds
 from graphmem.time.instant import POS_INF, to_instant
 
 SCOPES = ["alice", "bob"]
@@ -56,7 +57,7 @@ def snapshot(mem: Memory, stamps) -> dict:
     grid_known = [POS_INF, *stamps[::3], stamps[-1] + timedelta(days=1)]
     out = {}
     for scope in SCOPES:
-        rows = mem.backend.rows(RowQuery(scope=scope, include_expired=True))
+        rows = mem.backend.rows(RowQuery(scope=scope, bounds=TemporalBounds.history()))
         out[(scope, "rows")] = sorted(
             (r.id, r.fact_id, r.subject, r.predicate, r.object, r.valid_from, r.valid_to,
              r.recorded_at, r.expired_at, r.expired_by) for r in rows

@@ -18,6 +18,7 @@ from graphmem.extraction.secrets import luhn_valid
 from graphmem.restore import import_jsonl
 from graphmem.retrieval.embedder import default_embedder
 from graphmem.store.protocol import RowQuery
+from graphmem.time.bounds import TemporalBounds
 from graphmem.tools import call_tool
 
 UPPER_DIGITS = string.ascii_uppercase + string.digits
@@ -83,7 +84,7 @@ def memory(tmp_path_factory):
 
 def held(memory, scope) -> str:
     """Everything the scope holds and the model was shown, as one text."""
-    rows = memory.backend.rows(RowQuery(scope=scope, include_expired=True))
+    rows = memory.backend.rows(RowQuery(scope=scope, bounds=TemporalBounds.history()))
     return repr(
         [rows, memory.backend.entities(scope), memory.backend.episodes(scope),
          memory.embedder.seen]

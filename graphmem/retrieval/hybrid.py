@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
@@ -46,9 +46,10 @@ from graphmem.history import status_of
 from graphmem.model import Episode, Fact, FactStatus
 from graphmem.retrieval.embedder import Embedder
 from graphmem.retrieval.keyword_index import tokenize
-from graphmem.retrieval.search_table import SearchFilter
 from graphmem.store.protocol import Backend, RowQuery
-from graphmem.time.instant import POS_INF, format_instant
+from graphmem.time.bounds import ALWAYS, TemporalBounds
+from graphmem.time.instant import POS_INF
+from graphmem.time.interval import Interval
 
 
 @dataclass(frozen=True)
@@ -171,22 +172,21 @@ class Retriever:
     ) -> SearchResult:
         w = weights or self.weights
         window, window_text = question_window(query, reference, tz)
-        if as_of is not None:
-            mode, fact_filter = (
-                f"as_of {format_instant(as_of)}",
-                SearchFilter(scope, known_at, as_of),
-            )
-        elif window is not None:
-            mode = f"window {window_text!r}"
-            fact_filter = SearchFilter(scope, known_at, valid_overlap=window)
-        else:
-            mode, fact_filter = "current", SearchFilter(scope, known_at, as_of=reference)
+        span = Interval(*window) if window is not None else None
         if history:
-            fact_filter = replace(fact_filter, include_expired=True, as_of=None)
-            mode += " + history"
-        if known_at < POS_INF:
-            mode += f", known_at {format_instant(known_at)}"
-        episode_filter = SearchFilter(scope, known_at)
+            bounds = TemporalBounds.history(span or ALWAYS)
+        elif as_of is not None:
+            bounds = TemporalBounds.as_of(as_of, known_at=known_at)
+        elif span is not None:
+            bounds = TemporalBounds.during(span, known_at=known_at)
+        else:
+            bounds = TemporalBounds.as_of(reference, known_at=known_at)
+        plain = as_of is None and span is None and not history and known_at >= POS_INF
+        mode = "current" if plain else bounds.describe()
+        if window_text and not plain:
+            mode += f" (from {window_text!r})"
+        fact_filter = RowQuery(scope=scope, bounds=bounds)
+        episode_filter = RowQuery(scope=scope, bounds=TemporalBounds.known_at(known_at))
 
         vector = self.embedder.embed([query])[0] if self.embedder is not None else None
         candidates: dict[tuple[str, str], _Candidate] = {}
@@ -218,7 +218,7 @@ class Retriever:
         )
 
     # -- graph neighbourhood -----------------------------------------------------------
-    def _graph(self, query: str, f: SearchFilter, n: int) -> list[tuple[str, float]]:
+    def _graph(self, query: str, f: RowQuery, n: int) -> list[tuple[str, float]]:
         """Facts of the entities the question names, then of their neighbours, walking only
         facts visible in the time mode. Hubs (entities in more than ``GRAPH_HUB`` facts,
         where the backend can tell cheaply) are not expanded: listing thousands of equal
@@ -257,7 +257,7 @@ class Retriever:
         fact_ids = [c.id for c in cands if c.kind == "fact"]
         episode_ids = [c.id for c in cands if c.kind == "episode"]
         facts = {f.id: f for f in self.backend.rows(RowQuery(scope=scope, row_ids=tuple(fact_ids),
-                                                             include_expired=True))}  # fmt: skip
+                                                             bounds=TemporalBounds.history()))}  # fmt: skip
         episodes = (
             {e.id: e for e in self.backend.episodes(scope, episode_ids)} if episode_ids else {}
         )
@@ -345,16 +345,8 @@ GRAPH_HUB = 1_000  # entities in more facts than this are not expanded by the gr
 _ADDITIVE = ("rrf", "recency", "importance", "window", "newer_first")
 
 
-def _row_query(f: SearchFilter, entity_id: str) -> RowQuery:
-    return RowQuery(
-        scope=f.scope,
-        entity_id=entity_id,
-        known_at=f.known_at,
-        as_of=f.as_of,
-        valid_overlap=f.valid_overlap,
-        include_expired=f.include_expired,
-        limit=200,
-    )
+def _row_query(f: RowQuery, entity_id: str) -> RowQuery:
+    return RowQuery(scope=f.scope, bounds=f.bounds, entity_id=entity_id, limit=200)
 
 
 _WORD = re.compile(r"[\w'-]+")

@@ -3,35 +3,21 @@
 One table holds fact rows, another episodes. Each entry has a position shared by the
 vector index and the keyword index, and int64 columns (scope code, valid and
 transaction bounds in microseconds) from which a query's scope and time mode become a
-boolean mask, using the same visibility functions as every other read. The mask is
+boolean mask, compiled by ``TemporalBounds.mask`` as every other read is. The mask is
 applied inside both indexes, so nothing outside the scope or time mode is ranked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
 
 from graphmem.retrieval.keyword_index import KeywordIndex
 from graphmem.retrieval.vector_index import VectorIndex
-from graphmem.time.bitemporal import believed_at, valid_at, valid_overlaps
-from graphmem.time.instant import POS_INF, to_micros
-
-INF = to_micros(POS_INF)
-
-
-@dataclass(frozen=True, slots=True)
-class SearchFilter:
-    """Which entries a search may see. ``include_expired`` widens to all history."""
-
-    scope: str
-    known_at: datetime = POS_INF
-    as_of: datetime | None = None
-    valid_overlap: tuple[datetime, datetime] | None = None
-    include_expired: bool = False
+from graphmem.time.bounds import TemporalBounds
+from graphmem.time.instant import to_micros
 
 
 class SearchTable:
@@ -113,27 +99,26 @@ class SearchTable:
         gone = set(positions)
         self._vector_keys = {k: p for k, p in self._vector_keys.items() if p not in gone}
 
-    def mask(self, f: SearchFilter) -> np.ndarray:
+    def mask(self, scope: str, bounds: TemporalBounds) -> np.ndarray:
+        """The live entries of ``scope`` that ``bounds`` admits."""
         n = len(self._ids)
-        code = self._scopes.get(f.scope)
+        code = self._scopes.get(scope)
         if code is None:
             return np.zeros(n, dtype=bool)
-        c = {name: col[:n] for name, col in self._cols.items()}
-        mask = self._alive[:n] & (c["scope"] == code)
-        if not f.include_expired:
-            mask &= believed_at(c["recorded_at"], c["expired_at"], _micros(f.known_at), INF)
-        if f.as_of is not None:
-            mask &= valid_at(c["valid_from"], c["valid_to"], to_micros(f.as_of))
-        if f.valid_overlap is not None:
-            start, end = f.valid_overlap
-            mask &= valid_overlaps(c["valid_from"], c["valid_to"], to_micros(start), to_micros(end))
-        return mask
+        columns = {name: col[:n] for name, col in self._cols.items()}
+        return self._alive[:n] & (columns["scope"] == code) & bounds.mask(columns)
 
     def search(
-        self, f: SearchFilter, *, vector: np.ndarray | None, text: str | None, k: int
+        self,
+        scope: str,
+        bounds: TemporalBounds,
+        *,
+        vector: np.ndarray | None,
+        text: str | None,
+        k: int,
     ) -> dict[str, list[tuple[str, float]]]:
-        """Top-k by vector similarity and by BM25, both among the entries ``f`` allows."""
-        mask = self.mask(f)
+        """Top-k by vector similarity and by BM25, both among the entries allowed."""
+        mask = self.mask(scope, bounds)
         out: dict[str, list[tuple[str, float]]] = {"vector": [], "keyword": []}
         if not mask.any():
             return out
@@ -148,7 +133,3 @@ class SearchTable:
     def nbytes(self) -> int:
         vectors = self.vectors.nbytes if self.vectors is not None else 0
         return vectors + sum(c.nbytes for c in self._cols.values())
-
-
-def _micros(t: datetime) -> int:
-    return INF if t >= POS_INF else to_micros(t)

@@ -22,7 +22,6 @@ import sqlite3
 import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import datetime
 from pathlib import Path
 
 import networkx as nx
@@ -31,9 +30,8 @@ import numpy as np
 from graphmem.errors import StoreError
 from graphmem.model import Entity, Episode, Fact, Provenance, normalise_name, text_owner
 from graphmem.predicates import Predicate
-from graphmem.retrieval.search_table import SearchFilter, SearchTable
+from graphmem.retrieval.search_table import SearchTable
 from graphmem.store.protocol import (
-    ChangeAxis,
     Erased,
     Erasure,
     Event,
@@ -43,7 +41,8 @@ from graphmem.store.protocol import (
     SearchTarget,
     WriteBatch,
 )
-from graphmem.time.bitemporal import Clock, believed_at, valid_at
+from graphmem.time.bitemporal import Clock
+from graphmem.time.bounds import Changes, TemporalBounds
 from graphmem.time.instant import NEG_INF, POS_INF, from_micros, to_micros
 
 _LITERAL = ""  # the graph node of literal values (never an entity id)
@@ -593,20 +592,11 @@ class EmbeddedBackend:
             return self._predicate_rows.get((q.scope, q.predicate), ())
         return self._scope_rows.get(q.scope, ())
 
-    def changed_rows(
-        self, scope: str, start: datetime, end: datetime, axis: ChangeAxis, known_at: datetime
-    ) -> list[Fact]:
+    def changed_rows(self, scope: str, changes: Changes) -> list[Fact]:
         with self._lock:
             self._refresh()
             rows = [self._rows[rid] for rid in self._scope_rows.get(scope, ())]
-        if axis == "recorded":
-            hits = [r for r in rows if start < r.recorded_at <= end or start < r.expired_at <= end]
-        else:
-            hits = [
-                r for r in rows
-                if believed_at(r.recorded_at, r.expired_at, known_at)
-                and (start < r.valid_from <= end or start < r.valid_to <= end)
-            ]  # fmt: skip
+        hits = [r for r in rows if changes.admits(r)]
         return sorted(hits, key=lambda r: (r.recorded_at, r.valid_from, r.id))
 
     def entity(self, scope: str, entity_id: str) -> Entity | None:
@@ -703,12 +693,14 @@ class EmbeddedBackend:
         return out
 
     def search(
-        self, target: SearchTarget, f: SearchFilter, *, vector, text: str | None, k: int
+        self, target: SearchTarget, query: RowQuery, *, vector, text: str | None, k: int
     ) -> dict[str, list[tuple[str, float]]]:
         with self._lock:
             self._refresh()
             self._flush_search()
-            return self._tables[target].search(f, vector=vector, text=text, k=k)
+            return self._tables[target].search(
+                query.scope, query.bounds, vector=vector, text=text, k=k
+            )
 
     def entities_named(self, scope: str, names: Sequence[str]) -> list[Entity]:
         with self._lock:
@@ -740,7 +732,7 @@ class EmbeddedBackend:
                 "current_rows": sum(
                     1
                     for r in self._rows.values()
-                    if r.expired_at == POS_INF and scope in (None, r.scope)
+                    if scope in (None, r.scope) and TemporalBounds().admits(r)
                 ),
                 "entities": count("entities"),
                 "episodes": count("episodes"),
@@ -776,14 +768,7 @@ def _overlapping_beliefs(family: Family, rows: list[Fact]) -> list[str]:
     problems = []
     for i, a in enumerate(rows):
         for b in rows[i + 1 :]:
-            same_key = a.object_id == b.object_id
-            both_believed = a.recorded_at < b.expired_at and b.recorded_at < a.expired_at
-            if (
-                same_key
-                and both_believed
-                and a.valid_from < b.valid_to
-                and b.valid_from < a.valid_to
-            ):
+            if a.object_id == b.object_id and TemporalBounds.of_row(a).admits(b):
                 problems.append(f"{family}: rows {a.id} and {b.id} overlap")
     return problems
 
@@ -799,15 +784,7 @@ def _matches(row: Fact, q: RowQuery) -> bool:
         return False
     if q.entity_id is not None and q.entity_id not in (row.subject_id, row.object_id):
         return False
-    if not q.include_expired and not believed_at(row.recorded_at, row.expired_at, q.known_at):
-        return False
-    if q.as_of is not None and not valid_at(row.valid_from, row.valid_to, q.as_of):
-        return False
-    if q.valid_overlap is not None:
-        start, end = q.valid_overlap
-        if not (row.valid_from < end and start < row.valid_to):
-            return False
-    return True
+    return q.bounds.admits(row)
 
 
 class _Session:
@@ -823,7 +800,7 @@ class _Session:
     def current_rows(self, family: Family) -> list[Fact]:
         b = self._backend
         rows = (b._rows[rid] for rid in b._family.get(family, ()))
-        return [r for r in rows if r.expired_at == POS_INF]
+        return [r for r in rows if TemporalBounds().admits(r)]
 
     def commit(self, batch: WriteBatch) -> None:
         b = self._backend

@@ -45,7 +45,7 @@ Every node and relationship carries ``scope``; every read filters scope and time
 Cypher ``WHERE``. Times are Neo4j ``DateTime`` in UTC; open ends are the sentinels
 ``0001-01-01T00:00:00Z`` and ``9999-12-31T23:59:59.999999Z``, never null, so the query
 modes of ``graphmem.time.bitemporal`` are plain comparisons, written once
-(``_time_filter``). Searches filter before ranking: the full-text index yields every
+(``TemporalBounds.cypher``). Searches filter before ranking: the full-text index yields every
 match and the filter runs before ``LIMIT``; vector search scores exactly the entries the
 filter allows while they are few (``EXACT_LIMIT``), and otherwise asks the vector index
 for ever more candidates until ``k`` pass the filter.
@@ -93,9 +93,7 @@ from graphmem.errors import GraphmemError, StoreError, TransientStoreError
 from graphmem.model import Entity, Episode, Fact, Provenance, normalise_name, text_owner
 from graphmem.predicates import Predicate
 from graphmem.retrieval.keyword_index import STOPWORDS
-from graphmem.retrieval.search_table import SearchFilter
 from graphmem.store.protocol import (
-    ChangeAxis,
     Erased,
     Erasure,
     Event,
@@ -105,6 +103,7 @@ from graphmem.store.protocol import (
     WriteBatch,
 )
 from graphmem.time.bitemporal import Clock
+from graphmem.time.bounds import Changes, TemporalBounds
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant
 
 try:
@@ -158,58 +157,11 @@ def _episode_times(var: str) -> dict[str, str]:
     return {"valid_from": ts, "valid_to": "$pos_inf", "recorded_at": ts, "expired_at": "$pos_inf"}
 
 
-def _time_filter(
-    cols: dict[str, str],
-    *,
-    known_at: datetime | None = None,
-    as_of: datetime | None = None,
-    valid_overlap: tuple[datetime, datetime] | None = None,
-) -> tuple[list[str], dict[str, Any]]:
-    """The query modes of ``graphmem.time.bitemporal`` as Cypher conditions: the one place
-    they are written for Neo4j. ``cols`` names the four time columns (``_row_times``).
-
-    - ``known_at`` (``believed_at``): ``recorded_at <= known_at < expired_at``; at
-      ``POS_INF`` (the current belief) ``expired_at`` is the open-end sentinel.
-    - ``as_of`` (``valid_at``): ``valid_from <= as_of < valid_to``.
-    - ``valid_overlap`` (``valid_overlaps``): the valid interval overlaps ``[start, end)``.
-    ``None`` applies no filter. Every query gets ``$pos_inf`` (``Neo4jBackend._params``).
-    """
-    conditions: list[str] = []
-    params: dict[str, Any] = {}
-    if known_at is not None:
-        if known_at >= POS_INF:
-            conditions.append(f"{cols['expired_at']} = $pos_inf")
-        else:
-            conditions.append(
-                f"{cols['recorded_at']} <= $known_at AND $known_at < {cols['expired_at']}"
-            )
-            params["known_at"] = _utc(known_at)
-    if as_of is not None:
-        conditions.append(f"{cols['valid_from']} <= $as_of AND $as_of < {cols['valid_to']}")
-        params["as_of"] = _utc(as_of)
-    if valid_overlap is not None:
-        conditions.append(
-            f"{cols['valid_from']} < $overlap_end AND $overlap_start < {cols['valid_to']}"
-        )
-        params["overlap_start"], params["overlap_end"] = map(_utc, valid_overlap)
-    return conditions, params
-
-
-def _search_filter(var: str, target: SearchTarget, f: SearchFilter) -> tuple[str, dict[str, Any]]:
-    """A search's scope and time mode as a ``WHERE`` body on ``var``."""
+def _search_filter(var: str, target: SearchTarget, query: RowQuery) -> tuple[str, dict[str, Any]]:
+    """A search's scope and time bounds as a ``WHERE`` body on ``var``."""
     cols = _row_times(var) if target == "facts" else _episode_times(var)
-    conditions, params = _time_filter(
-        cols,
-        known_at=None if f.include_expired else f.known_at,
-        as_of=f.as_of,
-        valid_overlap=f.valid_overlap,
-    )
-    return " AND ".join([f"{var}.scope = $scope", *conditions]), {"scope": f.scope, **params}
-
-
-def _in_window(var: str, prop: str) -> str:
-    """``prop`` lies in the half-open window ``($start, $end]`` (the changes views)."""
-    return f"($start < {var}.{prop} AND {var}.{prop} <= $end)"
+    times, params = query.bounds.cypher(cols)
+    return f"{var}.scope = $scope AND {times}", {"scope": query.scope, **params}
 
 
 def _key_filter(var: str, predicate: str | None, object_id: str | None) -> str:
@@ -251,10 +203,11 @@ MERGE (k:Clock {scope: c.scope})
 SET k.requested = c.requested, k.assigned = c.assigned
 """
 
+CURRENT_BELIEF = TemporalBounds().cypher(_row_times("f"))
 CURRENT_ROWS = f"""
 UNWIND $families AS fam
 MATCH (f:Fact {{scope: fam.scope, subject_id: fam.subject_id, predicate: fam.predicate}})
-WHERE {_time_filter(_row_times("f"), known_at=POS_INF)[0][0]}
+WHERE {CURRENT_BELIEF[0]}
 RETURN {FACT_MAP} AS row
 """
 
@@ -1105,18 +1058,13 @@ class Neo4jBackend:
         if query.row_ids is not None:
             conditions.append("f.id IN $row_ids")
             params["row_ids"] = list(query.row_ids)
-        times, time_params = _time_filter(
-            _row_times("f"),
-            known_at=None if query.include_expired else query.known_at,
-            as_of=query.as_of,
-            valid_overlap=query.valid_overlap,
-        )
+        times, time_params = query.bounds.cypher(_row_times("f"))
         limit = ""
         if query.limit is not None:
             limit, params["limit"] = "\nLIMIT $limit", query.limit
         cypher = READ_ROWS.format(
             anchor=_row_anchor(query),
-            where=" AND ".join(conditions + times),
+            where=" AND ".join([*conditions, times]),
             fact_map=FACT_MAP,
             limit=limit,
         )
@@ -1124,23 +1072,13 @@ class Neo4jBackend:
         out.sort(key=lambda r: (r.subject, r.predicate, r.valid_from, r.recorded_at))
         return out
 
-    def changed_rows(
-        self, scope: str, start: datetime, end: datetime, axis: ChangeAxis, known_at: datetime
-    ) -> list[Fact]:
-        if axis == "recorded":
-            conditions = [f"({_in_window('f', 'recorded_at')} OR {_in_window('f', 'expired_at')})"]
-            params: dict[str, Any] = {}
-        else:
-            conditions, params = _time_filter(_row_times("f"), known_at=known_at)
-            conditions.append(f"({_in_window('f', 'valid_from')} OR {_in_window('f', 'valid_to')})")
+    def changed_rows(self, scope: str, changes: Changes) -> list[Fact]:
+        times, params = changes.cypher(_row_times("f"))
         cypher = READ_ROWS.format(
-            anchor=ROW_ANCHORS["scope"],
-            where=" AND ".join(["f.scope = $scope", *conditions]),
-            fact_map=FACT_MAP,
+            anchor=ROW_ANCHORS["scope"], where=f"f.scope = $scope AND {times}", fact_map=FACT_MAP,
             limit="",
-        )
-        found = self._read(cypher, scope=scope, start=_utc(start), end=_utc(end), **params)
-        hits = [_fact(r["row"]) for r in found]
+        )  # fmt: skip
+        hits = [_fact(r["row"]) for r in self._read(cypher, scope=scope, **params)]
         return sorted(hits, key=lambda r: (r.recorded_at, r.valid_from, r.id))
 
     def entity(self, scope: str, entity_id: str) -> Entity | None:
@@ -1213,12 +1151,13 @@ class Neo4jBackend:
 
     # -- retrieval -----------------------------------------------------------------------
     def search(
-        self, target: SearchTarget, f: SearchFilter, *, vector: Any, text: str | None, k: int
+        self, target: SearchTarget, query: RowQuery, *, vector: Any, text: str | None, k: int
     ) -> dict[str, list[tuple[str, float]]]:
         """Top-k ids by vector similarity and by keyword relevance (the Lucene full-text
-        index), both among the entries ``f`` allows: filtered before ranking."""
+        index), both among the entries the query's scope and bounds allow: filtered
+        before ranking."""
         label, vector_index, text_index = _SEARCH_INDEXES[target]
-        where, params = _search_filter("x", target, f)
+        where, params = _search_filter("x", target, query)
         out: dict[str, list[tuple[str, float]]] = {"vector": [], "keyword": []}
         if k <= 0:
             return out
@@ -1308,7 +1247,9 @@ class _Session:
                     self._open = True
                     self._clocks = backend._lock_clocks(self._tx, scopes)
                     self._rows: dict[Family, list[Fact]] = defaultdict(list)
-                    for r in backend._run(self._tx, CURRENT_ROWS, families=keys):
+                    for r in backend._run(
+                        self._tx, CURRENT_ROWS, families=keys, **CURRENT_BELIEF[1]
+                    ):
                         row = _fact(r["row"])
                         self._rows[(row.scope, row.subject_id, row.predicate)].append(row)
                 return

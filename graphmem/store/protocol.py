@@ -16,9 +16,8 @@ from typing import Literal, Protocol, runtime_checkable
 
 from graphmem.model import Entity, Episode, Fact
 from graphmem.predicates import Predicate
-from graphmem.retrieval.search_table import SearchFilter
 from graphmem.time.bitemporal import Clock
-from graphmem.time.instant import POS_INF
+from graphmem.time.bounds import Changes, TemporalBounds
 
 Family = tuple[str, str, str]  # (scope, subject_id, predicate): the rows a write may touch
 
@@ -99,29 +98,20 @@ class Erased:
 
 @dataclass(frozen=True, slots=True)
 class RowQuery:
-    """A filtered read of rows. ``None`` filters are not applied.
-
-    - ``known_at``: rows believed at that transaction instant
-      (``recorded_at <= known_at < expired_at``); ``POS_INF`` means the current belief.
-    - ``as_of``: rows valid at that instant (``valid_from <= as_of < valid_to``).
-    - ``valid_overlap``: rows whose valid interval overlaps ``[start, end)``.
-    - ``include_expired``: every row ever written (history), ignoring ``known_at``.
-    """
+    """The one query type of every read: a scope, key filters (``None`` is not applied)
+    and the time side (``TemporalBounds``; default: the current belief over all valid
+    time). Searches read only its scope and bounds."""
 
     scope: str
+    bounds: TemporalBounds = TemporalBounds()
     subject_id: str | None = None
     predicate: str | None = None
     object_id: str | None = None
     entity_id: str | None = None  # rows with this entity as subject or object
-    known_at: datetime = POS_INF
-    as_of: datetime | None = None
-    valid_overlap: tuple[datetime, datetime] | None = None
-    include_expired: bool = False
     row_ids: tuple[str, ...] | None = None
     limit: int | None = None
 
 
-ChangeAxis = Literal["recorded", "valid"]
 SearchTarget = Literal["facts", "episodes"]
 
 
@@ -155,11 +145,8 @@ class Backend(Protocol):
 
     def rows(self, query: RowQuery) -> list[Fact]: ...
 
-    def changed_rows(
-        self, scope: str, start: datetime, end: datetime, axis: ChangeAxis, known_at: datetime
-    ) -> list[Fact]:
-        """Rows recorded or expired in ``(start, end]`` (axis recorded), or current-belief
-        rows whose valid interval starts or ends in ``(start, end]`` (axis valid)."""
+    def changed_rows(self, scope: str, changes: Changes) -> list[Fact]:
+        """The scope's rows that ``changes`` admits, by recording time."""
         ...
 
     def entity(self, scope: str, entity_id: str) -> Entity | None: ...
@@ -188,10 +175,11 @@ class Backend(Protocol):
 
     # -- retrieval ----------------------------------------------------------------
     def search(
-        self, target: SearchTarget, f: SearchFilter, *, vector, text: str | None, k: int
+        self, target: SearchTarget, query: RowQuery, *, vector, text: str | None, k: int
     ) -> dict[str, list[tuple[str, float]]]:
         """Top-k ids by vector similarity (``"vector"``) and keyword relevance
-        (``"keyword"``), among the entries the filter allows, filtered before ranking."""
+        (``"keyword"``), among the entries of the query's scope and bounds (an episode
+        counts as recorded and valid from its timestamp on), filtered before ranking."""
         ...
 
     def entities_named(self, scope: str, names: Sequence[str]) -> list[Entity]:

@@ -36,6 +36,7 @@ from graphmem.errors import ConflictError
 from graphmem.model import text_owner
 from graphmem.store.protocol import Backend, Event, RowQuery, WriteBatch
 from graphmem.time.bitemporal import Clock
+from graphmem.time.bounds import TemporalBounds
 from graphmem.time.instant import NEG_INF, POS_INF
 
 T = TypeVar("T")
@@ -75,8 +76,8 @@ def push(source: Backend, target: Backend, *, batch_size: int = 2000) -> dict[st
 def _push_scope(
     source: Backend, target: Backend, scope: str, counts: dict[str, int], batch_size: int
 ) -> None:
-    rows = source.rows(RowQuery(scope=scope, include_expired=True))
-    held = {r.id: r for r in target.rows(RowQuery(scope=scope, include_expired=True))}
+    rows = source.rows(RowQuery(scope=scope, bounds=TemporalBounds.history()))
+    held = {r.id: r for r in target.rows(RowQuery(scope=scope, bounds=TemporalBounds.history()))}
     insert = [r for r in rows if r.id not in held]
     expire = [
         (r.id, r.expired_at, r.expired_by or "superseded")

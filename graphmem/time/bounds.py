@@ -102,6 +102,14 @@ class TemporalBounds:
         overlaps ``valid``."""
         return cls(valid=valid, recorded=ALWAYS)
 
+    @classmethod
+    def of_row(cls, row: TimedRow) -> TemporalBounds:
+        """A row's own rectangle: the rows it admits are those overlapping it in both
+        valid and recorded time (two beliefs of one key that must not coexist)."""
+        return cls(
+            Interval(row.valid_from, row.valid_to), Interval(row.recorded_at, row.expired_at)
+        )
+
     # -- what the bounds say --------------------------------------------------------
     @property
     def belief(self) -> datetime | None:
@@ -173,11 +181,20 @@ class TemporalBounds:
         else:
             valid = f"valid during {_day(self.valid.start)} to {_day(self.valid.end)}"
         if self.is_history:
-            return f"{valid}, every row ever recorded"
+            return f"history ({valid}, every row ever recorded)"
         belief = self.belief
         if belief == POS_INF:
             return "current belief" if self.valid == ALWAYS else valid
         return f"{valid}, as known at {_day(belief)}"
+
+
+def row_status(row: TimedRow, expired_by: str | None, now: datetime) -> str:
+    """How a row stands at ``now``: "current" (believed, valid now or later), "ended"
+    (believed, over), or what ended its belief: "retracted", "corrected", else
+    "superseded"."""
+    if not TemporalBounds().admits(row):
+        return expired_by if expired_by in ("retracted", "corrected") else "superseded"
+    return "current" if TemporalBounds(valid=Interval.since(now)).admits(row) else "ended"
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +230,15 @@ class Changes:
                 for c in COLUMNS[self.axis]]  # fmt: skip
         params |= {f"{prefix}_since": self.since, f"{prefix}_until": self.until}
         return f"{belief} AND ({' OR '.join(ends)})", params
+
+    def moments(self, row: TimedRow) -> list[tuple[datetime, str]]:
+        """Where ``row`` changed inside the window: ``(instant, kind)`` with kind
+        "learned"/"unlearned" (recorded axis) or "started"/"ended" (valid axis)."""
+        names = ("learned", "unlearned") if self.axis == "recorded" else ("started", "ended")
+        ends = (getattr(row, c) for c in COLUMNS[self.axis])
+        return [
+            (t, kind) for t, kind in zip(ends, names, strict=True) if self.since < t <= self.until
+        ]
 
     def describe(self) -> str:
         what = "learned" if self.axis == "recorded" else "changed in the world"
