@@ -4,40 +4,49 @@ Facts are direct relationships between entities, typed by predicate (``LIVES_IN`
 captioned with their interval; every one carries the four time properties as UTC
 DateTimes, open ends as sentinels. These queries are the README's and the Browser test's.
 
->>> print(graph_now("demo"))  # doctest: +ELLIPSIS
+The time conditions are compiled from ``TemporalBounds``, as every read's are:
+
+>>> print(graph_on("demo", "2024-03-01"))
 MATCH (s:Entity)-[r]->(o:Entity)
-WHERE r.scope = 'demo' AND r.expired_at = datetime('9999-12-31T23:59:59.999999Z')
-...
+WHERE r.scope = 'demo'
+  AND r.valid_from <= datetime('2024-03-01T00:00:00Z')
+  AND datetime('2024-03-01T00:00:00Z') < r.valid_to
+  AND r.expired_at = datetime('9999-12-31T23:59:59.999999Z')
+RETURN s, r, o
 """
 
 from __future__ import annotations
 
-_OPEN = "datetime('9999-12-31T23:59:59.999999Z')"
+from graphmem.time.bounds import TemporalBounds
+from graphmem.time.instant import POS_INF, now, to_instant
+
+_EDGE = {name: f"r.{name}" for name in ("valid_from", "valid_to", "recorded_at", "expired_at")}
 
 
 def _quote(text: str) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
+def _graph(scope: str, condition: str) -> str:
+    return (
+        "MATCH (s:Entity)-[r]->(o:Entity)\n"
+        f"WHERE r.scope = {_quote(scope)}\n  AND {condition.replace(' AND ', chr(10) + '  AND ')}\n"
+        "RETURN s, r, o"
+    )
+
+
 def graph_now(scope: str) -> str:
-    """The graph as it is now: current beliefs, true at this moment."""
-    return (
-        "MATCH (s:Entity)-[r]->(o:Entity)\n"
-        f"WHERE r.scope = {_quote(scope)} AND r.expired_at = {_OPEN}\n"
-        "  AND r.valid_from <= datetime() < r.valid_to\n"
-        "RETURN s, r, o"
-    )
+    """The graph as it is now: current beliefs, true when the query runs."""
+    bounds = TemporalBounds.current(now())  # its instant becomes Cypher's datetime()
+    return _graph(scope, bounds.cypher_text(_EDGE, {"tb_valid": "datetime()"}))
 
 
-def graph_on(scope: str, date: str) -> str:
-    """The graph as it was on a date (as best known now): e.g. ``graph_on("demo", "2024-03-01")``."""
-    at = f"datetime({_quote(date)})"
-    return (
-        "MATCH (s:Entity)-[r]->(o:Entity)\n"
-        f"WHERE r.scope = {_quote(scope)} AND r.expired_at = {_OPEN}\n"
-        f"  AND r.valid_from <= {at} < r.valid_to\n"
-        "RETURN s, r, o"
-    )
+def graph_on(scope: str, date: str, *, known_at: str | None = None) -> str:
+    """The graph as it was on a date, as best known now (or as known at ``known_at``):
+    e.g. ``graph_on("demo", "2024-03-01")``."""
+    belief = to_instant(known_at, field="known_at") if known_at else POS_INF
+    bounds = TemporalBounds.as_of(to_instant(date, field="date"), known_at=belief)
+    return _graph(scope, bounds.cypher_text(_EDGE))
 
 
 def entity_history(scope: str, name: str) -> str:

@@ -848,9 +848,9 @@ def cmd_timeline(ctx: Ctx, args: argparse.Namespace) -> int:
         else:
             ctx.out.print(f"wrote {path}")
         return EXIT_OK
-    entries = memory.timeline(args.subject, args.predicate, known_at=known_at, scope=ctx.scope)
-    if as_of is not None:  # the timeline up to that valid time
-        entries = [e for e in entries if e.valid_from <= as_of]
+    entries = memory.timeline(
+        args.subject, args.predicate, as_of=as_of, known_at=known_at, scope=ctx.scope
+    )
     if ctx.json:
         ctx.emit(
             [
@@ -880,11 +880,9 @@ def cmd_history(ctx: Ctx, args: argparse.Namespace) -> int:
     as_of = ctx.when(args.as_of, "--as-of")
     known_at = ctx.when(args.known_at, "--known-at")
     memory = ctx.memory(must_exist=True)
-    from graphmem.timeline_plot import history_view
-
-    rows = history_view(memory, args.subject, args.predicate, scope=ctx.scope, known_at=known_at)
-    if as_of is not None:
-        rows = [(r, s) for r, s in rows if r.valid_from <= as_of < r.valid_to]
+    rows = memory.history(
+        args.subject, args.predicate, as_of=as_of, known_at=known_at, scope=ctx.scope
+    )
     if ctx.json:
         ctx.emit([_fact_json(r, s) for r, s in rows])
         return EXIT_OK if rows else _unknown_scope(ctx, memory, named=True)

@@ -30,8 +30,8 @@ from typing import IO, TYPE_CHECKING, Any
 from graphmem.history import status_of
 from graphmem.model import Entity, Episode, Fact, stable_id
 from graphmem.store.protocol import RowQuery
-from graphmem.time.bounds import TemporalBounds
-from graphmem.time.instant import NEG_INF, POS_INF, format_instant, now
+from graphmem.time.bounds import TemporalBounds, cypher_datetime
+from graphmem.time.instant import format_instant, now
 
 if TYPE_CHECKING:
     from graphmem.memory import Memory
@@ -206,19 +206,12 @@ def export_graphml(memory: Memory, out: Out, *, scope: str | None = None) -> int
 
 # -- Cypher -------------------------------------------------------------------------------
 
-_NEO4J_NEG_INF = "0001-01-01T00:00:00Z"
-_NEO4J_POS_INF = "9999-12-31T23:59:59.999999Z"
 _IDENT = re.compile(r"[^A-Za-z0-9_]")
 
 
 def _cypher_string(value: str) -> str:
     """A Cypher string literal (JSON escapes are valid Cypher escapes)."""
     return json.dumps(value, ensure_ascii=False)
-
-
-def _cypher_time(t) -> str:
-    text = _NEO4J_NEG_INF if t == NEG_INF else _NEO4J_POS_INF if t == POS_INF else format_instant(t)
-    return f"datetime({_cypher_string(text)})"
 
 
 def _cypher_value(value: Any) -> str:
@@ -293,7 +286,7 @@ def cypher_statements(
                         "speaker": _cypher_value(ep.speaker),
                         "role": _cypher_value(ep.role),
                         "text": _cypher_value(ep.text),
-                        "timestamp": _cypher_time(ep.timestamp),
+                        "timestamp": cypher_datetime(ep.timestamp),
                         "source": _cypher_value(ep.source),
                     }
                 )
@@ -331,10 +324,10 @@ def _fact_statements(
                 f"{_cypher_string(row.predicate)};"
             )
     times = {
-        "valid_from": _cypher_time(row.valid_from),
-        "valid_to": _cypher_time(row.valid_to),
-        "recorded_at": _cypher_time(row.recorded_at),
-        "expired_at": _cypher_time(row.expired_at),
+        "valid_from": cypher_datetime(row.valid_from),
+        "valid_to": cypher_datetime(row.valid_to),
+        "recorded_at": cypher_datetime(row.recorded_at),
+        "expired_at": cypher_datetime(row.expired_at),
     }
     props = _cypher_map(
         {

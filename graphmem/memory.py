@@ -50,8 +50,9 @@ from graphmem.retrieval.hybrid import Retriever, SearchResult, Weights
 from graphmem.store import open_backend
 from graphmem.store.protocol import Backend, Erased, Event, RowQuery
 from graphmem.store.writes import WriteGroup, WriteResult, as_operation, plan_write
-from graphmem.time.bounds import Changes, TemporalBounds
+from graphmem.time.bounds import ALWAYS, Changes, TemporalBounds, point
 from graphmem.time.instant import NEG_INF, POS_INF, TimeLike, now, to_instant
+from graphmem.time.interval import Interval
 
 When = TimeLike | None
 WRITE_ATTEMPTS = 3
@@ -538,29 +539,65 @@ class Memory:
         subject: str,
         predicate: str | None = None,
         *,
+        as_of: When = None,
         known_at: When = None,
         scope: str = DEFAULT_SCOPE,
     ) -> list[TimelineEntry]:
-        """Every value the subject had over valid time, coalesced, as believed at ``known_at``."""
+        """Every value the subject had over valid time, coalesced, as believed at
+        ``known_at``; with ``as_of``, only the stretches begun by then.
+
+        >>> mem = Memory.open(":memory:", embedder=None)
+        >>> _ = mem.remember("Sam", "lives_in", "Oslo", valid_from="2020-01-01", scope="s")
+        >>> _ = mem.supersede("Sam", "lives_in", "Rome", since="2023-01-01", scope="s")
+        >>> [e.object for e in mem.timeline("Sam", as_of="2021-01-01", scope="s")]
+        ['Oslo']
+        """
         bounds = TemporalBounds.known_at(self._time(known_at, "known_at", POS_INF))
         query = self._query(scope, subject, predicate, None, bounds)
-        return timeline_view(self.backend.rows(query), now())
+        entries = timeline_view(self.backend.rows(query), now())
+        if as_of is None:
+            return entries
+        begun = Interval.until(point(self._time(as_of, "as_of", now())).end)
+        return [e for e in entries if begun.overlaps(Interval(e.valid_from, e.valid_to))]
 
     def history(
         self,
         subject: str,
         predicate: str | None = None,
         *,
+        as_of: When = None,
+        known_at: When = None,
         scope: str = DEFAULT_SCOPE,
     ) -> list[tuple[Fact, str]]:
         """Every row ever recorded for the subject (the audit trail), oldest belief first,
-        each with its status: current, ended, superseded, corrected or retracted."""
+        each with its status: current, ended, superseded, corrected or retracted. With
+        ``known_at``, only what had been recorded by then, each status as it stood at
+        that instant; with ``as_of``, only rows valid at that instant.
+
+        >>> mem = Memory.open(":memory:", embedder=None)
+        >>> _ = mem.remember("Sam", "lives_in", "Oslo", valid_from="2020-01-01", scope="s")
+        >>> _ = mem.supersede("Sam", "lives_in", "Rome", since="2023-01-01", scope="s")
+        >>> [(r.object, status) for r, status in mem.history("Sam", scope="s")][:2]
+        [('Oslo', 'superseded'), ('Oslo', 'ended')]
+        """
+        valid = point(self._time(as_of, "as_of", now())) if as_of is not None else ALWAYS
         rows = self.backend.rows(
-            self._query(scope, subject, predicate, None, TemporalBounds.history())
+            self._query(scope, subject, predicate, None, TemporalBounds.history(valid))
         )
-        t = now()
         rows.sort(key=lambda r: (r.recorded_at, r.predicate, r.valid_from))
-        return [(row, status_of(row, t)) for row in rows]
+        t = now()
+        if known_at is None:
+            return [(row, status_of(row, t)) for row in rows]
+        belief = self._time(known_at, "known_at", POS_INF)
+        at = min(belief, t)
+        recorded_by_then = TemporalBounds(recorded=Interval.until(point(belief).end))
+        believed_then = TemporalBounds.known_at(belief)
+        return [
+            # expired by then: how it ended; still believed then: as it stood at that instant
+            (row, status_of(row if not believed_then.admits(row) else _believed(row), at))
+            for row in rows
+            if recorded_by_then.admits(row)
+        ]
 
     def changes(
         self,
@@ -795,3 +832,8 @@ class Memory:
             reference=self._time(reference, "reference", now()),
             known_at=self._time(known_at, "known_at", POS_INF),
         )  # fmt: skip
+
+
+def _believed(row: Fact) -> Fact:
+    """The row as it stood while still believed (before a later write expired it)."""
+    return row.model_copy(update={"expired_at": POS_INF, "expired_by": None})

@@ -22,6 +22,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
+from graphmem.time.bounds import TemporalBounds
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant, to_instant
 from graphmem.time.interval import Interval
 
@@ -203,7 +204,7 @@ class Fact(Model):
 
     @property
     def is_current_belief(self) -> bool:
-        return self.expired_at == POS_INF
+        return TemporalBounds().admits(self)
 
     def describe_validity(self) -> str:
         """Human wording of the valid interval, e.g. ``since 2024-03-01``."""

@@ -127,8 +127,7 @@ def _check(memory: Memory, scope: str, kinds: dict[str, list], lines: dict[int, 
             for b in rows[i + 1 :]:
                 if b.id in ids and a.id in ids and a.id == b.id:
                     continue
-                believed_together = a.recorded_at < b.expired_at and b.recorded_at < a.expired_at
-                if believed_together and a.valid_from < b.valid_to and b.valid_from < a.valid_to:
+                if TemporalBounds.of_row(a).admits(b):  # overlapping rectangles
                     fail(b, f"fact {b.id}: {b.predicate} holds one value at a time, and this "
                             f"row overlaps {a.id} in valid and recorded time")  # fmt: skip
     for other in memory.backend.scopes():

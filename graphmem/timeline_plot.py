@@ -33,14 +33,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from graphmem.errors import GraphmemError
-from graphmem.history import status_of
 from graphmem.model import DEFAULT_SCOPE, Fact
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant, now
 
 if TYPE_CHECKING:
     from graphmem.memory import Memory
 
-__all__ = ["FORMATS", "history_view", "plot_timeline", "render_figure", "render_html"]
+__all__ = ["FORMATS", "plot_timeline", "render_figure", "render_html"]
 
 FORMATS = (".png", ".svg", ".pdf", ".html", ".htm")
 EXPIRED = ("superseded", "corrected", "retracted")
@@ -72,31 +71,6 @@ _PALETTE = (
     "#CCB974",
     "#64B5CD",
 )
-
-
-def history_view(
-    memory: Memory,
-    subject: str,
-    predicate: str | None = None,
-    *,
-    scope: str = DEFAULT_SCOPE,
-    known_at: datetime | None = None,
-) -> list[tuple[Fact, str]]:
-    """Every row recorded for ``subject`` with its status; with ``known_at``, only what
-    had been recorded by then, each row's status as it stood at that instant."""
-    rows = memory.history(subject, predicate, scope=scope)
-    if known_at is None:
-        return rows
-    at = min(known_at, now())
-    out = []
-    for row, _ in rows:
-        if row.recorded_at > known_at:
-            continue
-        if row.expired_at <= known_at:
-            out.append((row, status_of(row, at)))
-        else:
-            out.append((row, "current" if row.valid_to > at else "ended"))
-    return out
 
 
 @dataclass
@@ -363,7 +337,7 @@ def plot_timeline(
             f"cannot draw a timeline as {suffix or 'a file without extension'!r}; "
             f"use one of {', '.join(FORMATS)}"
         )
-    rows = history_view(memory, subject, predicate, scope=scope, known_at=known_at)
+    rows = memory.history(subject, predicate, scope=scope, known_at=known_at)
     if not rows:
         what = f"{subject} {predicate}" if predicate else subject
         raise GraphmemError(f"nothing recorded about {what!r} in scope {scope!r}")

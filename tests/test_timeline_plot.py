@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from graphmem import GraphmemError, Memory
-from graphmem.timeline_plot import history_view, plot_timeline
+from graphmem.timeline_plot import plot_timeline
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ def test_png_is_drawn_and_not_blank(memory, tmp_path):
 
 
 def test_statuses_are_distinguishable(memory, tmp_path):
-    statuses = {status for _, status in history_view(memory, "Sam")}
+    statuses = {status for _, status in memory.history("Sam")}
     assert {"current", "ended", "superseded", "corrected", "retracted"} <= statuses
     page = plot_timeline(memory, "Sam", tmp_path / "timeline.html").read_text()
     assert page.startswith("<!DOCTYPE html>") and "<svg" in page
@@ -69,7 +69,7 @@ def test_statuses_are_distinguishable(memory, tmp_path):
 
 def test_known_at_draws_the_past_belief(memory, tmp_path):
     belief = datetime(2024, 2, 20, 12, tzinfo=UTC)  # after the move, before the correction
-    rows = history_view(memory, "Sam", "lives_in", known_at=belief)
+    rows = memory.history("Sam", "lives_in", known_at=belief)
     assert sorted((r.object, s) for r, s in rows) == [
         ("Berlin", "ended"),
         ("Berlin", "superseded"),

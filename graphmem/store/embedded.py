@@ -732,7 +732,7 @@ class EmbeddedBackend:
                 "current_rows": sum(
                     1
                     for r in self._rows.values()
-                    if scope in (None, r.scope) and TemporalBounds().admits(r)
+                    if scope in (None, r.scope) and r.is_current_belief
                 ),
                 "entities": count("entities"),
                 "episodes": count("episodes"),
@@ -800,7 +800,7 @@ class _Session:
     def current_rows(self, family: Family) -> list[Fact]:
         b = self._backend
         rows = (b._rows[rid] for rid in b._family.get(family, ()))
-        return [r for r in rows if TemporalBounds().admits(r)]
+        return [r for r in rows if r.is_current_belief]
 
     def commit(self, batch: WriteBatch) -> None:
         b = self._backend

@@ -37,7 +37,7 @@ from graphmem.model import text_owner
 from graphmem.store.protocol import Backend, Event, RowQuery, WriteBatch
 from graphmem.time.bitemporal import Clock
 from graphmem.time.bounds import TemporalBounds
-from graphmem.time.instant import NEG_INF, POS_INF
+from graphmem.time.instant import NEG_INF
 
 T = TypeVar("T")
 
@@ -82,7 +82,7 @@ def _push_scope(
     expire = [
         (r.id, r.expired_at, r.expired_by or "superseded")
         for r in rows
-        if r.id in held and r.expired_at < POS_INF and held[r.id].expired_at >= POS_INF
+        if r.id in held and not r.is_current_belief and held[r.id].is_current_belief
     ]
     all_entities, all_episodes = source.entities(scope), source.episodes(scope)
     held_entities = {e.id for e in target.entities(scope)}

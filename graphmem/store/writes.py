@@ -402,7 +402,7 @@ class _Replay:
         return [
             r
             for r in self.rows.values()
-            if (r.scope, r.subject_id, r.predicate) == family and r.expired_at == POS_INF
+            if (r.scope, r.subject_id, r.predicate) == family and r.is_current_belief
         ]
 
     def commit(self, batch: WriteBatch) -> None:

@@ -18,14 +18,14 @@ engine needs: a row predicate (``admits``), a numpy mask over microsecond column
 'valid at 2024-03-01, as known at 2024-06-01'
 >>> b.cypher({"valid_from": "f.vf", "valid_to": "f.vt",
 ...           "recorded_at": "f.ra", "expired_at": "f.ea"})[0]
-'f.vf < $tb_valid_hi AND $tb_valid_lo < f.vt AND f.ra < $tb_recorded_hi AND $tb_recorded_lo < f.ea'
+'f.vf <= $tb_valid AND $tb_valid < f.vt AND f.ra <= $tb_recorded AND $tb_recorded < f.ea'
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 
 import numpy as np
@@ -58,6 +58,12 @@ def point(t: datetime) -> Interval:
     """The one-microsecond interval of instant ``t``; ``POS_INF`` is the last microsecond."""
     t = min(t, LAST_INSTANT)
     return Interval(t, t + MICROSECOND)
+
+
+def cypher_datetime(t: datetime) -> str:
+    """A Cypher DateTime literal; the sentinels as Neo4j stores them."""
+    text = t.astimezone(UTC).isoformat().replace("+00:00", "Z")
+    return f"datetime('{text}')"
 
 
 def _day(t: datetime) -> str:
@@ -151,26 +157,43 @@ class TemporalBounds:
     def cypher(self, columns: Mapping[str, str], prefix: str = "tb") -> tuple[str, dict[str, Any]]:
         """The Cypher compilation: a condition over the expressions ``columns`` names
         (e.g. ``{"valid_from": "f.valid_from", ...}``) and its parameters (``"true"``
-        when nothing is restricted). A bound that reaches an open end drops the test
-        that end makes always true, and the current belief is the equality on the
-        sentinel (the same rows, since instants are whole microseconds), so range
-        indexes serve it."""
+        when nothing is restricted). Forms equal to the overlap, chosen so that range
+        indexes serve them: the current belief is the equality on the sentinel (instants
+        are whole microseconds), a point ``p`` is ``from <= p < to``, and a bound that
+        reaches an open end drops the test that end makes always true."""
         conditions: list[str] = []
         params: dict[str, Any] = {}
         for axis, iv in self._overlaps():
             start, end = (columns[c] for c in COLUMNS[axis])
-            lo, hi = f"{prefix}_{axis}_lo", f"{prefix}_{axis}_hi"
+            name = f"{prefix}_{axis}"
             if iv == CURRENT_BELIEF:
-                conditions.append(f"{end} = ${hi}")
-                params[hi] = POS_INF
-                continue
-            if iv.end != POS_INF:
-                conditions.append(f"{start} < ${hi}")
-                params[hi] = iv.end
-            if iv.start != NEG_INF:
-                conditions.append(f"${lo} < {end}")
-                params[lo] = iv.start
+                conditions.append(f"{end} = ${name}")
+                params[name] = POS_INF
+            elif iv.end - iv.start == MICROSECOND:
+                conditions.append(f"{start} <= ${name} AND ${name} < {end}")
+                params[name] = iv.start
+            else:
+                if iv.end != POS_INF:
+                    conditions.append(f"{start} < ${name}_hi")
+                    params[f"{name}_hi"] = iv.end
+                if iv.start != NEG_INF:
+                    conditions.append(f"${name}_lo < {end}")
+                    params[f"{name}_lo"] = iv.start
         return " AND ".join(conditions) or "true", params
+
+    def cypher_text(
+        self, columns: Mapping[str, str], expressions: Mapping[str, str] | None = None
+    ) -> str:
+        """The Cypher condition with its parameters written in as literals, for queries
+        a person pastes (Neo4j Browser). ``expressions`` replaces a parameter by a Cypher
+        expression instead, e.g. ``{"tb_valid": "datetime()"}``: valid when the query runs.
+        """
+        condition, params = self.cypher(columns)
+        expressions = expressions or {}
+        for name in sorted(params, key=len, reverse=True):  # $tb_valid_lo before $tb_valid
+            text = expressions.get(name) or cypher_datetime(params[name])
+            condition = condition.replace(f"${name}", text)
+        return condition
 
     def describe(self) -> str:
         """The words shown to users for this read."""
