@@ -26,8 +26,9 @@ from graphmem.time.interval import Interval
 
 neo4j = pytest.importorskip("neo4j")
 from graphmem.errors import TransientStoreError  # noqa: E402
-from graphmem.store import neo4j as neo4j_store  # noqa: E402
-from graphmem.store.neo4j import Neo4jBackend  # noqa: E402
+from graphmem.store.neo4j import Neo4jBackend, codecs, schema  # noqa: E402
+from graphmem.store.neo4j import backend as neo4j_backend  # noqa: E402
+from graphmem.store.neo4j import cypher as statements  # noqa: E402
 
 
 class HashEmbedder:
@@ -100,7 +101,7 @@ def test_the_schema_is_applied_on_open_and_idempotently(uri):
     first = Neo4jBackend(uri)
     try:
         assert isinstance(first, Backend)
-        expected = {neo4j_store._schema_name(s) for s in neo4j_store.schema_statements()}
+        expected = {schema.schema_name(s) for s in schema.schema_statements()}
         assert None not in expected and len(expected) >= 20
         indexes = {r["name"]: r for r in first._read(
             "SHOW INDEXES YIELD name, type, state, options RETURN *")}  # fmt: skip
@@ -124,7 +125,7 @@ def test_the_schema_is_applied_on_open_and_idempotently(uri):
 
 
 def test_schema_files_split_into_statements():
-    statements = neo4j_store.schema_statements()
+    statements = schema.schema_statements()
     assert all(s.upper().startswith("CREATE") and "IF NOT EXISTS" in s.upper() for s in statements)
     assert not any(";" in s or "//" in s for s in statements)
 
@@ -138,7 +139,7 @@ def test_times_are_utc_datetimes_and_open_ends_are_sentinels(mem):
         MATCH (f:Fact) OPTIONAL MATCH (:Entity)-[r {id: f.id}]->(:Entity)
         RETURN [k IN $times | [valueType(f[k]), f[k].offsetSeconds, f[k].timezone,
                                r[k] = f[k]]] AS checks""",
-        times=list(neo4j_store.TIME_FIELDS))  # fmt: skip
+        times=list(statements.TIME_FIELDS))  # fmt: skip
     assert rows
     for row in rows:
         for kind, offset, zone, mirrored in row["checks"]:
@@ -203,12 +204,12 @@ def test_the_graph_reads_well_in_neo4j_browser(mem):
 
 
 def test_labels_and_types_are_safe_identifiers():
-    assert neo4j_store._label("Person") == "Person"
-    assert neo4j_store._label("job title!") == "job_title"
-    assert neo4j_store._label("Event") == "Event_"
-    assert neo4j_store._label("3d") == "T_3d"
-    assert neo4j_store._rel_type("lives_in") == "LIVES_IN"
-    assert neo4j_store._rel_type("subject") == "SUBJECT_"
+    assert codecs.entity_label("Person") == "Person"
+    assert codecs.entity_label("job title!") == "job_title"
+    assert codecs.entity_label("Event") == "Event_"
+    assert codecs.entity_label("3d") == "T_3d"
+    assert codecs.relationship_type("lives_in") == "LIVES_IN"
+    assert codecs.relationship_type("subject") == "SUBJECT_"
 
 
 def test_an_alias_changes_the_entity_in_place(mem):
@@ -363,7 +364,7 @@ def test_search_filters_scope_and_time_before_ranking(uri, tmp_path, monkeypatch
             assert [r[:3] for r in neo] == [r[:3] for r in embedded], f
             assert [r[3] for r in neo] == pytest.approx([r[3] for r in embedded], abs=1e-5)
         # Past the exact limit the vector index answers, still filtered.
-        monkeypatch.setattr(neo4j_store, "EXACT_LIMIT", 0)
+        monkeypatch.setattr(neo4j_backend, "EXACT_LIMIT", 0)
         found = stores[0].backend.search("facts", modes[1], vector=query, text=None, k=3)
         best = stores[0].backend.rows(RowQuery(scope="alice", row_ids=(found["vector"][0][0],)))
         assert [r.text for r in best] == ["Alice lives in Paris"] and found["keyword"] == []

@@ -1,0 +1,81 @@
+"""The Neo4j backend: the embedded store's bitemporal rows, in a graph you can browse.
+
+Opened by ``Memory.open("bolt://host:7687")`` (or ``neo4j://``, ``neo4j+s://``...);
+``auth=("user", "password")`` or ``bolt://user:password@host:7687``, and with neither,
+``GRAPHMEM_NEO4J_USER`` (default ``neo4j``) / ``GRAPHMEM_NEO4J_PASSWORD`` from the
+environment (``scripts/neo4j/start.sh`` keeps its password in ``.neo4j/password``);
+``database=`` for a named database. It behaves exactly like ``EmbeddedBackend`` (the same contract tests run
+on both); everything temporal is planned above it by ``graphmem.store.writes``.
+
+Data model
+----------
+- Entities: ``(:Entity:<Type> {id, scope, name, type, aliases})``; the second label is the
+  entity type made a safe identifier (``Person``, ``Place``; a type that would collide with
+  one of graphmem's own labels gets a trailing ``_``).
+- Fact rows, reified: ``(s:Entity)-[:SUBJECT]->(f:Fact)-[:OBJECT]->(o:Entity)``, plus a
+  direct relationship ``(s)-[:LIVES_IN]->(o)`` whose type is the predicate upper-cased.
+  Both the ``:Fact`` node and the direct relationship carry the row's properties: id,
+  fact_id, scope, subject, subject_id, predicate, object, object_id, text, valid_from,
+  valid_to, recorded_at, expired_at, expired_by, provenance (JSON), confidence, and a
+  ``caption`` such as ``lives in (2019-01-01 → now)`` (``✗ superseded`` once expired).
+
+  Why reify: Neo4j range, full-text and vector indexes are declared per label or per
+  relationship type, and predicates are open-ended (users declare their own). One
+  ``:Fact`` label gives every row, whatever its predicate, the same indexes (the four
+  times, scope, the family key, full-text on text, a vector index on ``embedding``) and a
+  uniqueness constraint on the row id, all declared once in ``schema/*.cypher``. The
+  direct predicate-typed relationship keeps Neo4j Browser readable (``Alice -LIVES_IN->
+  Paris`` with its interval as caption) and lets people write natural Cypher; a single
+  ``:FACT`` type would have worked for indexes but shows every edge as "FACT". graphmem
+  itself reads only the ``:Fact`` nodes; writes keep both in step in one transaction.
+- Episodes: ``(:Episode {id, scope, session, turn, speaker, role, text, timestamp, source})``.
+- Events (the append-only log): ``(:Event {scope, seq, recorded_at, op, subject_id,
+  predicate, object_id, payload, row_ids})``; ``seq`` counts per scope, handed out by the
+  scope's clock under its lock, so ``events(scope)`` is in write order (``events()`` of all
+  scopes comes grouped by scope, each in write order).
+- Clocks: ``(:Clock {scope, requested, assigned, event_seq})``.
+- Embeddings: each vector once, as the embedded store keeps it, in
+  ``(:Embedding {owner_id, scope, embedding})`` (owner: a fact text's
+  ``text_owner`` key, an episode id...), and copied as an ``embedding`` property
+  (LIST<FLOAT>, float32 values) onto what it describes, where the 384-d cosine vector
+  indexes see it: every ``:Fact`` row of that text (``f.vector_key``), the ``:Episode``
+  or ``:Entity`` with that id. Rows inserted later with the same text get the copy too.
+
+Every node and relationship carries ``scope``; every read filters scope and time mode in
+Cypher ``WHERE``. Times are Neo4j ``DateTime`` in UTC; open ends are the sentinels
+``0001-01-01T00:00:00Z`` and ``9999-12-31T23:59:59.999999Z``, never null, so the query
+modes of ``graphmem.time.bitemporal`` are plain comparisons, written once
+(``TemporalBounds.cypher``). Searches filter before ranking: the full-text index yields every
+match and the filter runs before ``LIMIT``; vector search scores exactly the entries the
+filter allows while they are few (``EXACT_LIMIT``), and otherwise asks the vector index
+for ever more candidates until ``k`` pass the filter.
+
+Writes and locking
+------------------
+``begin(families, scopes)`` opens an explicit transaction, MERGEs the ``:Clock`` of every
+scope it touches and writes a property on it (taking Neo4j's exclusive lock, so writers of
+one scope queue there; scopes are locked in sorted order, so writers cannot deadlock on
+them), then reads the clocks and the current rows of all families under that lock.
+``commit(batch)`` writes the batch in the same transaction with a few UNWIND statements
+and commits. A transient failure (deadlock, leader switch, lost connection) during
+``begin`` is retried; during ``commit`` it rolls back and raises ``TransientStoreError``
+(a ``StoreError``): nothing was written and the caller may simply run the write again.
+If the connection drops during the commit itself, the outcome is unknown and a plain
+``StoreError`` says so. ``erase`` and other writes run as managed transactions
+(``session.execute_write``), and reads as managed read transactions
+(``driver.execute_query``), which the driver retries on transient errors by itself.
+
+Schema
+------
+``schema/*.cypher`` (constraints, range, full-text and vector indexes) is applied on open:
+each statement whose index or constraint name does not exist yet is run (``IF NOT
+EXISTS``), so opening is idempotent and cheap once applied. An existing index of the same
+name is kept as it is (change a definition under a new name). Queries pin their
+indexes in hints (USING INDEX), so ``apply_schema=False`` needs a database that has it.
+"""
+
+from graphmem.store.neo4j.backend import EXACT_LIMIT, Neo4jBackend
+from graphmem.store.neo4j.connection import env_auth
+from graphmem.store.neo4j.schema import schema_dir, schema_statements
+
+__all__ = ["EXACT_LIMIT", "Neo4jBackend", "env_auth", "schema_dir", "schema_statements"]

@@ -1,0 +1,51 @@
+"""The Neo4j schema: ``schema/*.cypher`` (constraints, range, full-text and vector
+indexes), found and split into statements."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from graphmem.errors import StoreError
+
+SHOW_SCHEMA = ("SHOW INDEXES YIELD name RETURN name", "SHOW CONSTRAINTS YIELD name RETURN name")
+
+SCHEMA_NAME = re.compile(
+    r"^CREATE\s+(?:CONSTRAINT|(?:RANGE\s+|TEXT\s+|POINT\s+|FULLTEXT\s+|VECTOR\s+)?INDEX)\s+"
+    r"`?(\w+)`?",
+    re.IGNORECASE,
+)
+
+
+# -- schema files ------------------------------------------------------------------------
+
+
+def schema_dir() -> Path:
+    """Where ``schema/*.cypher`` live: ``$GRAPHMEM_SCHEMA_DIR``, else the installed
+    ``graphmem.schema`` package (``graphmem/schema/`` in the repository)."""
+    import graphmem.schema
+
+    candidates = [os.environ.get("GRAPHMEM_SCHEMA_DIR"), Path(graphmem.schema.__file__).parent]
+    for candidate in candidates:
+        if candidate and any(Path(candidate).glob("*.cypher")):
+            return Path(candidate)
+    raise StoreError(
+        "cannot find graphmem's Neo4j schema (schema/*.cypher); set GRAPHMEM_SCHEMA_DIR "
+        "to the folder that holds them"
+    )
+
+
+def schema_statements(directory: Path | None = None) -> list[str]:
+    """The schema as statements: every ``*.cypher`` file in name order, ``//`` comments
+    dropped, split on ``;``."""
+    statements = []
+    for path in sorted((directory or schema_dir()).glob("*.cypher")):
+        lines = [ln for ln in path.read_text().splitlines() if not ln.strip().startswith("//")]
+        statements += [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+    return statements
+
+
+def schema_name(statement: str) -> str | None:
+    found = SCHEMA_NAME.match(statement)
+    return found.group(1) if found else None
