@@ -29,8 +29,8 @@ from typing import IO, TYPE_CHECKING, Any
 
 from graphmem.history import status_of
 from graphmem.model import Entity, Episode, Fact, stable_id
-from graphmem.store.protocol import RowQuery
-from graphmem.time.bounds import TemporalBounds, cypher_datetime
+from graphmem.store.protocol import RowQuery, WriteBatch
+from graphmem.time.bounds import TemporalBounds
 from graphmem.time.instant import format_instant, now
 
 if TYPE_CHECKING:
@@ -206,168 +206,32 @@ def export_graphml(memory: Memory, out: Out, *, scope: str | None = None) -> int
 
 # -- Cypher -------------------------------------------------------------------------------
 
-_IDENT = re.compile(r"[^A-Za-z0-9_]")
-
-
-def _cypher_string(value: str) -> str:
-    """A Cypher string literal (JSON escapes are valid Cypher escapes)."""
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _cypher_value(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_cypher_value(v) for v in value) + "]"
-    return _cypher_string(str(value))
-
-
-def _cypher_map(props: dict[str, Any]) -> str:
-    return "{" + ", ".join(f"{k}: {v}" for k, v in props.items()) + "}"
-
-
-def _label(name: str) -> str:
-    cleaned = _IDENT.sub("_", name) or "Thing"
-    return f"`{cleaned}`"
-
-
-def _rel_type(predicate: str) -> str:
-    return _label(predicate.upper())
-
 
 def cypher_statements(
     memory: Memory, *, scope: str | None = None, episodes: bool = True
 ) -> Iterator[str]:
-    """Cypher statements (MERGE, so re-running them is harmless) that rebuild the graph:
-
-    - ``(:Entity:<Type> {id, scope, name, type, aliases})`` per entity (literal values
-      become ``(:Value {id, scope, value})`` nodes);
-    - ``(:Fact {id, fact_id, predicate, object, text, valid_from, valid_to, recorded_at,
-      expired_at, expired_by, status, ...})`` per row, linked ``(f)-[:SUBJECT]->(s)`` and
-      ``(f)-[:OBJECT]->(o)``, plus a direct ``(s)-[:LIVES_IN {row_id, ...}]->(o)``
-      relationship with the same four timestamps for browsing;
-    - ``(:Episode)`` per turn, ``(f)-[:FROM_EPISODE]->(e)``.
-
-    Times are Neo4j ``datetime`` values in UTC; open ends are the sentinels
-    ``0001-01-01T00:00:00Z`` and ``9999-12-31T23:59:59.999999Z``.
+    """Cypher statements that rebuild the store in Neo4j, one a line: the schema, the
+    declared predicates, then per scope its clock, entities, turns, every fact row (expired
+    ones too) and its event log, written by the Neo4j backend's own statements
+    (``graphmem.store.neo4j.writes``) with the values written in. So the rebuilt graph is
+    the one ``push`` writes and graphmem reads: ``Memory.open("bolt://...")`` answers from
+    it, and the Browser queries of ``graphmem.browse`` show it. Embeddings are left out
+    (search there falls back to keywords until the store re-embeds).
     """
-    at = now()
-    yield "// graphmem export: entities, bitemporal fact rows and episodes"
-    yield "CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.id IS UNIQUE;"
-    yield "CREATE CONSTRAINT fact_row_id IF NOT EXISTS FOR (f:Fact) REQUIRE f.id IS UNIQUE;"
-    yield "CREATE CONSTRAINT episode_id IF NOT EXISTS FOR (e:Episode) REQUIRE e.id IS UNIQUE;"
+    from graphmem.store.neo4j.schema import schema_statements
+    from graphmem.store.neo4j.writes import script
+    from graphmem.store.push import snapshot
+
+    yield "// graphmem export: the schema, declared predicates, then each scope's data"
+    for statement in schema_statements():
+        yield " ".join(line.strip() for line in statement.splitlines()) + ";"
+    yield from script(WriteBatch(), memory.backend.predicates())
     for sc in _scopes(memory, scope):
-        known: set[str] = set()
-        for entity in memory.entities(scope=sc):
-            known.add(entity.id)
-            props = _cypher_map(
-                {
-                    "scope": _cypher_value(sc),
-                    "name": _cypher_value(entity.name),
-                    "type": _cypher_value(entity.type),
-                    "aliases": _cypher_value(list(entity.aliases)),
-                }
-            )
-            yield (
-                f"MERGE (n:Entity {{id: {_cypher_string(entity.id)}}}) "
-                f"SET n:{_label(entity.type)} SET n += {props};"
-            )
-        if episodes:
-            for ep in memory.backend.episodes(sc):
-                props = _cypher_map(
-                    {
-                        "scope": _cypher_value(sc),
-                        "session": _cypher_value(ep.session),
-                        "turn": _cypher_value(ep.turn),
-                        "speaker": _cypher_value(ep.speaker),
-                        "role": _cypher_value(ep.role),
-                        "text": _cypher_value(ep.text),
-                        "timestamp": cypher_datetime(ep.timestamp),
-                        "source": _cypher_value(ep.source),
-                    }
-                )
-                yield f"MERGE (e:Episode {{id: {_cypher_string(ep.id)}}}) SET e += {props};"
-        for row in _rows(memory, sc):
-            yield from _fact_statements(row, sc, known, at, episodes)
-
-
-def _fact_statements(
-    row: Fact, scope: str, known: set[str], at, episodes: bool = True
-) -> Iterator[str]:
-    subject = _cypher_string(row.subject_id)
-    if row.subject_id not in known:
-        known.add(row.subject_id)
-        yield (
-            f"MERGE (n:Entity {{id: {subject}}}) ON CREATE SET n.scope = "
-            f"{_cypher_string(scope)}, n.name = {_cypher_string(row.subject)};"
-        )
-    if row.object_id is not None:
-        target, target_label = row.object_id, "Entity"
-        if row.object_id not in known:
-            known.add(row.object_id)
-            yield (
-                f"MERGE (n:Entity {{id: {_cypher_string(row.object_id)}}}) ON CREATE SET "
-                f"n.scope = {_cypher_string(scope)}, n.name = {_cypher_string(row.object)};"
-            )
-    else:
-        target, target_label = stable_id(scope, row.predicate, row.object, prefix="lit_"), "Value"
-        if target not in known:
-            known.add(target)
-            yield (
-                f"MERGE (n:Value {{id: {_cypher_string(target)}}}) SET n.scope = "
-                f"{_cypher_string(scope)}, n.value = {_cypher_string(row.object)}, "
-                f"n.name = {_cypher_string(row.object)}, n.predicate = "
-                f"{_cypher_string(row.predicate)};"
-            )
-    times = {
-        "valid_from": cypher_datetime(row.valid_from),
-        "valid_to": cypher_datetime(row.valid_to),
-        "recorded_at": cypher_datetime(row.recorded_at),
-        "expired_at": cypher_datetime(row.expired_at),
-    }
-    props = _cypher_map(
-        {
-            "fact_id": _cypher_value(row.fact_id),
-            "scope": _cypher_value(scope),
-            "subject": _cypher_value(row.subject),
-            "predicate": _cypher_value(row.predicate),
-            "object": _cypher_value(row.object),
-            "text": _cypher_value(row.text),
-            **times,
-            "expired_by": _cypher_value(row.expired_by),
-            "status": _cypher_value(status_of(row, at)),
-            "confidence": _cypher_value(row.confidence),
-            "change_point": _cypher_value(row.change_point),
-            "episode_id": _cypher_value(row.provenance.episode_id),
-            "extractor": _cypher_value(row.provenance.extractor),
-        }
-    )
-    rel_props = _cypher_map(
-        {
-            "row_id": _cypher_value(row.id),
-            "fact_id": _cypher_value(row.fact_id),
-            **times,
-            "status": _cypher_value(status_of(row, at)),
-            "caption": _cypher_value(row.predicate.replace("_", " ")),
-        }
-    )
-    yield (
-        f"MATCH (s:Entity {{id: {subject}}}), (o:{target_label} {{id: {_cypher_string(target)}}}) "
-        f"MERGE (f:Fact {{id: {_cypher_string(row.id)}}}) SET f += {props} "
-        f"MERGE (f)-[:SUBJECT]->(s) MERGE (f)-[:OBJECT]->(o) "
-        f"MERGE (s)-[r:{_rel_type(row.predicate)} {{row_id: {_cypher_string(row.id)}}}]->(o) "
-        f"SET r += {rel_props};"
-    )
-    if episodes and row.provenance.episode_id:
-        yield (
-            f"MATCH (f:Fact {{id: {_cypher_string(row.id)}}}), "
-            f"(e:Episode {{id: {_cypher_string(row.provenance.episode_id)}}}) "
-            "MERGE (f)-[:FROM_EPISODE]->(e);"
-        )
+        yield f"// scope {sc}"
+        batch = snapshot(memory.backend, sc)
+        if not episodes:
+            batch.episodes = []
+        yield from script(batch)
 
 
 def export_cypher(

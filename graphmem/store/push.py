@@ -132,6 +132,19 @@ def _push_scope(
     counts["clocks"] += clock != ours
 
 
+def snapshot(source: Backend, scope: str) -> WriteBatch:
+    """Everything a scope holds except embeddings, as one batch that would write it into
+    an empty store: its clock, entities, turns, every row (expired ones as they stand) and
+    the event log. The Cypher export renders it with the Neo4j backend's statements."""
+    return WriteBatch(
+        clocks={scope: _clock(source, scope)},
+        entities=source.entities(scope),
+        episodes=source.episodes(scope),
+        insert=source.rows(RowQuery(scope=scope, bounds=TemporalBounds.history())),
+        events=list(source.events(scope)),
+    )
+
+
 def _commit(target: Backend, scope: str, batch: WriteBatch) -> None:
     session = target.begin([], [scope])
     try:

@@ -15,23 +15,18 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 from graphmem.errors import GraphmemError, StoreError, TransientStoreError
-from graphmem.model import Entity, Episode, Fact, normalise_name, text_owner
+from graphmem.model import Entity, Episode, Fact, normalise_name
 from graphmem.predicates import Predicate
 from graphmem.store.neo4j.codecs import (
-    ended_note,
     entity_from,
     entity_label,
     entity_props,
     episode_from,
     event_from,
-    event_props,
     fact_from,
-    fact_props,
     float32_list,
     lucene_query,
     native,
-    relationship_type,
-    utc,
 )
 from graphmem.store.neo4j.connection import (
     env_auth,
@@ -41,7 +36,6 @@ from graphmem.store.neo4j.connection import (
     store_error,
 )
 from graphmem.store.neo4j.cypher import (
-    APPEND_EVENTS,
     CHECK_ROWS,
     CHECK_SCOPES,
     CHECK_STRUCTURE,
@@ -62,18 +56,13 @@ from graphmem.store.neo4j.cypher import (
     EVENT_FIELDS,
     EXACT_VECTOR_SEARCH,
     EXISTING_EPISODES,
-    EXPIRE_ROWS,
     FACT_MAP,
     INDEX_VECTOR_SEARCH,
-    INSERT_ROWS,
     KEYWORD_SEARCH,
     LOCK_CLOCKS,
-    MERGE_ENTITIES,
-    MERGE_EPISODES,
     NEIGHBOURS,
     PREDICATE_FIELDS,
     PUT_ENTITY,
-    PUT_PREDICATE,
     READ_CLOCK,
     READ_EMBEDDINGS,
     READ_ENTITIES,
@@ -83,8 +72,6 @@ from graphmem.store.neo4j.cypher import (
     READ_SCOPES,
     ROW_ANCHORS,
     SEARCH_INDEXES,
-    SET_CLOCKS,
-    SET_EMBEDDINGS,
     STATS,
     TIME_FIELDS,
     key_filter,
@@ -94,6 +81,13 @@ from graphmem.store.neo4j.cypher import (
     select,
 )
 from graphmem.store.neo4j.schema import SHOW_SCHEMA, schema_name, schema_statements
+from graphmem.store.neo4j.writes import (
+    Statement,
+    batch_statements,
+    clock_statement,
+    event_statement,
+    predicate_statement,
+)
 from graphmem.store.protocol import (
     Erased,
     Erasure,
@@ -251,69 +245,23 @@ class Neo4jBackend:
         result = self._run(tx, LOCK_CLOCKS, scopes=sorted(set(scopes)))
         return {r["scope"]: Clock(native(r["requested"]), native(r["assigned"])) for r in result}
 
+    def _apply(self, tx: Any, statements: Sequence[Statement]) -> None:
+        for statement in statements:
+            result = self._run(tx, statement.cypher, **statement.params)
+            if statement.check is None:
+                result.consume()
+            elif (problem := statement.check(result.single())) is not None:
+                raise StoreError(f"{self.location}: {problem}; nothing was written")
+
     def _set_clocks(self, tx: Any, clocks: dict[str, Clock]) -> None:
-        self._run(
-            tx, SET_CLOCKS,
-            clocks=[{"scope": s, "requested": utc(c.requested), "assigned": utc(c.assigned)}
-                    for s, c in clocks.items()],
-        ).consume()  # fmt: skip
+        self._apply(tx, [clock_statement(clocks)])
 
     def _append_events(self, tx: Any, events: Sequence[Event]) -> None:
-        groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for event in events:
-            groups[event.scope].append(event_props(event))
-        created = self._run(
-            tx, APPEND_EVENTS, groups=[{"scope": s, "events": e} for s, e in groups.items()]
-        ).single()["created"]
-        if created != len(events):
-            raise StoreError(f"{self.location}: an event's scope has no clock; nothing written")
+        self._apply(tx, [event_statement(events)])
 
     def _write_batch(self, tx: Any, batch: WriteBatch) -> None:
-        """Everything a batch writes, in the order the rows need it (entities first)."""
-        self._set_clocks(tx, batch.clocks)
-        if batch.entities:
-            entities = [
-                {"label": entity_label(e.type), "props": entity_props(e)} for e in batch.entities
-            ]
-            self._run(tx, MERGE_ENTITIES, entities=entities).consume()
-        if batch.episodes:
-            episodes = [
-                {name: getattr(e, name) for name in EPISODE_FIELDS}
-                | {"timestamp": utc(e.timestamp)}
-                for e in batch.episodes
-            ]
-            self._run(tx, MERGE_EPISODES, episodes=episodes).consume()
-        if batch.expire:
-            expire = [
-                {"id": rid, "at": utc(at), "by": by, "note": ended_note(by)}
-                for rid, at, by in batch.expire
-            ]
-            self._run(tx, EXPIRE_ROWS, expire=expire).consume()
-        if batch.insert:
-            rows = [
-                {"type": relationship_type(r.predicate), "props": fact_props(r),
-                 "vector_key": text_owner(r.scope, r.text)}
-                for r in batch.insert
-            ]  # fmt: skip
-            counts = self._run(tx, INSERT_ROWS, rows=rows).single()
-            linked = sum(1 for r in batch.insert if r.object_id is not None)
-            if (counts["created"], counts["linked"]) != (len(rows), linked):
-                raise StoreError(
-                    f"{self.location}: a row refers to an entity that is not stored; "
-                    "nothing was written"
-                )
-        if batch.embeddings:
-            owner_scope = {text_owner(r.scope, r.text): r.scope for r in batch.insert}
-            owner_scope.update({e.id: e.scope for e in batch.episodes})
-            default = next(iter(batch.clocks)) if len(batch.clocks) == 1 else None
-            embeddings = [
-                {"owner": owner, "vector": float32_list(vector),
-                 "scope": owner_scope.get(owner, default)}
-                for owner, vector in batch.embeddings.items()
-            ]  # fmt: skip
-            self._run(tx, SET_EMBEDDINGS, embeddings=embeddings).consume()
-        if batch.events:
-            self._append_events(tx, batch.events)
+        """Everything a batch writes (``writes.batch_statements``), in one transaction."""
+        self._apply(tx, batch_statements(batch))
 
     def _stamp(self, tx: Any, tombstone: Event) -> Event:
         """The tombstone's transaction time on the scope's clock, exactly as the embedded
@@ -487,9 +435,8 @@ class Neo4jBackend:
         return [Predicate(**{k: item[k] for k in PREDICATE_FIELDS if k in item}) for item in found]
 
     def put_predicate(self, predicate: Predicate) -> None:
-        props = {k: getattr(predicate, k) for k in PREDICATE_FIELDS}
         self._write(
-            "declare a predicate", lambda tx: self._run(tx, PUT_PREDICATE, props=props).consume()
+            "declare a predicate", lambda tx: self._apply(tx, [predicate_statement(predicate)])
         )
 
     def scopes(self) -> list[str]:
