@@ -17,21 +17,41 @@ It never guesses and never looks outside the scope it was given.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from graphmem.model import Fact, TimelineEntry, normalise_name
+from graphmem.model import Entity, Fact, TimelineEntry, normalise_name
 from graphmem.question import Reading, read_question
-from graphmem.retrieval.hybrid import Hit
+from graphmem.retrieval.hybrid import Hit, SearchResult
 from graphmem.staleness import unread_turn
-from graphmem.store.protocol import RowQuery
-from graphmem.time.bounds import ALWAYS, TemporalBounds
+from graphmem.store.protocol import Backend
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant
 
-if TYPE_CHECKING:
-    from graphmem.memory import Memory
+
+class Memory(Protocol):
+    """What answering reads, all through the facade (``graphmem.Memory`` is one): facts
+    and timelines in a time mode, named entities, search. ``backend`` and ``embedder``
+    serve only the check for turns the extractor could not read (``staleness``)."""
+
+    tz: Any
+    backend: Backend
+
+    @property
+    def embedder(self) -> Any: ...
+
+    def facts(self, subject: str | None = None, predicate: str | None = None,
+              object: str | None = None, **modes: Any) -> list[Fact]: ...  # fmt: skip
+
+    def timeline(self, subject: str, predicate: str | None = None, **modes: Any
+                 ) -> list[TimelineEntry]: ...  # fmt: skip
+
+    def entities(self, *, named: Sequence[str] | None = None, scope: str) -> list[Entity]: ...
+
+    def search(self, query: str, **options: Any) -> SearchResult: ...
+
 
 # A search fallback answers only from a hit this similar to the question (cosine, MiniLM),
 # or a little less similar when it also matches the question's keywords.
@@ -86,7 +106,7 @@ def reading_for(memory: Memory, question: str, *, scope: str, owner: str,
 
     def known_names(names: list[str]) -> dict[str, str]:
         found = {}
-        for entity in memory.backend.entities_named(scope, names):
+        for entity in memory.entities(named=names, scope=scope):
             keys = {normalise_name(a) for a in (entity.name, *entity.aliases)}
             found.update({n: entity.name for n in names if normalise_name(n) in keys})
         return found
@@ -123,24 +143,23 @@ def ask(memory: Memory, question: str, *, scope: str, speaker: str, reference: d
 
 def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: datetime,
            known_at: datetime, speaker: str) -> Answer:  # fmt: skip
-    # the subject as the store knows it: "Maya K" is one of Maya's names
-    subject_id = memory._canonical(scope, [r.subject or ""])[r.subject or ""][1]
-    query = dict(scope=scope, subject_id=subject_id, predicate=r.predicate)
+    modes: dict[str, Any] = {"known_at": known_at}
     window = r.window
     if r.mode == "known_at" and r.at is not None:
         belief = min(known_at, r.at)
-        bounds = TemporalBounds.as_of(belief, known_at=belief)
+        modes = {"as_of": belief, "known_at": belief}
         mode = f"known_at {format_instant(belief)}"
     elif r.mode in ("timeline", "when"):
-        bounds = TemporalBounds.during(window or ALWAYS, known_at=known_at)
+        modes["during"] = (window.start, window.end) if window is not None else (None, None)
         mode = r.mode + (f" {r.time_text!r}" if r.time_text else "")
     elif r.mode == "past" and window is not None:
-        bounds = TemporalBounds.during(window, known_at=known_at)
+        modes["during"] = (window.start, window.end)
         mode = f"during {r.time_text!r}" if r.time_text else "past"
     else:
-        bounds = TemporalBounds.as_of(reference, known_at=known_at)
+        modes["as_of"] = reference
         mode = "current"
-    rows = memory.backend.rows(RowQuery(**query, bounds=bounds))
+    # read through the facade: "Maya K" is one of Maya's names there
+    rows = memory.facts(r.subject, r.predicate, scope=scope, **modes)
     values = _values(rows)
     if r.mode == "when" and r.object is not None:
         values = [v for v in values if normalise_name(v.value) == normalise_name(r.object)]
@@ -174,7 +193,7 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
         elif r.mode == "past" and window is not None:
             since, until = max(f.recorded_at for f in rows), min(window.end, reference)
         stale = unread_turn(
-            memory.backend, memory.embedder, scope=scope, subject_id=subject_id,
+            memory.backend, memory.embedder, scope=scope, subject_id=rows[0].subject_id,
             subject_names=[r.subject or ""], predicate=r.predicate or "", since=since,
             until=until, owner=normalise_name(r.subject or "") == normalise_name(speaker),
         )  # fmt: skip

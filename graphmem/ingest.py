@@ -25,19 +25,44 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from graphmem.errors import ConflictError, InvalidFactError, LoadError, TransactionTimeError
 from graphmem.extraction.rules import speaks_for_user
 from graphmem.extraction.secrets import contains_secret, find_secrets, redact
 from graphmem.model import CandidateFact, Episode, normalise_name
+from graphmem.predicates import PredicateRegistry
+from graphmem.store.protocol import Backend
 from graphmem.store.writes import WriteGroup, as_operation
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant
 
 if TYPE_CHECKING:
     from graphmem.extraction.rules import Extractor
     from graphmem.loaders import Record
-    from graphmem.memory import Memory
+
+
+class Memory(Protocol):
+    """What loading needs of a memory (``graphmem.Memory`` is one): its writes, aliases,
+    predicates and time zone, the facts a record might repeat, and from the store which
+    turns it holds and where a scope's clock stands. ``_embedder`` is swapped for a timed
+    one during a load, to report the time spent embedding."""
+
+    tz: Any
+    owner: str | None
+    registry: PredicateRegistry
+    backend: Backend
+    _embedder: Any
+
+    @property
+    def embedder(self) -> Any: ...
+
+    def write(self, groups: Sequence[WriteGroup], *, lenient: bool = False) -> Any: ...
+
+    def alias(self, name: str, *aliases: str, scope: str) -> Any: ...
+
+    def facts(self, subject: str | None = None, predicate: str | None = None,
+              object: str | None = None, **modes: Any) -> list[Any]: ...  # fmt: skip
+
 
 Progress = Callable[[int], None]  # called with the number of records just handled
 

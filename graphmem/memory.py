@@ -24,7 +24,7 @@ from graphmem.answer import Answer
 from graphmem.answer import ask as ask_question
 from graphmem.answer import context as build_context
 from graphmem.erasure import plan_erase, plan_turn_erase
-from graphmem.errors import InvalidFactError, InvalidTimeError, TransientStoreError
+from graphmem.errors import GraphmemError, InvalidFactError, InvalidTimeError, TransientStoreError
 from graphmem.extraction.secrets import contains_secret, redact
 from graphmem.history import changes as change_view
 from graphmem.history import status_of
@@ -523,14 +523,31 @@ class Memory:
         object: str | None = None,
         *,
         as_of: When = None,
+        during: tuple[When, When] | None = None,
         known_at: When = None,
         scope: str = DEFAULT_SCOPE,
     ) -> list[Fact]:
-        """Facts true at ``as_of`` (default now) as the store believed at ``known_at``
-        (default: its current belief). A functional key yields at most one value."""
-        bounds = TemporalBounds.as_of(
-            self._time(as_of, "as_of", now()), known_at=self._time(known_at, "known_at", POS_INF)
-        )
+        """Facts true at ``as_of`` (default now), or at some time ``during`` a window
+        ``(start, end)`` (``None`` ends are open), as the store believed at ``known_at``
+        (default: its current belief). A functional key yields at most one value at an
+        instant.
+
+        >>> mem = Memory.open(":memory:", embedder=None)
+        >>> _ = mem.remember("Sam", "lives_in", "Oslo", valid_from="2020-01-01", scope="s")
+        >>> _ = mem.supersede("Sam", "lives_in", "Rome", since="2023-01-01", scope="s")
+        >>> [f.object for f in mem.facts("Sam", during=("2022-01-01", None), scope="s")]
+        ['Oslo', 'Rome']
+        """
+        belief = self._time(known_at, "known_at", POS_INF)
+        if during is not None:
+            if as_of is not None:
+                raise GraphmemError("facts: give as_of or during, not both")
+            start, end = during
+            window = Interval(self._time(start, "during start", NEG_INF),
+                              self._time(end, "during end", POS_INF))  # fmt: skip
+            bounds = TemporalBounds.during(window, known_at=belief)
+        else:
+            bounds = TemporalBounds.as_of(self._time(as_of, "as_of", now()), known_at=belief)
         query = self._query(scope, subject, predicate, object, bounds)
         return self.backend.rows(query)
 
@@ -618,8 +635,14 @@ class Memory:
         window = Changes(start, end, axis, belief)
         return change_view(self.backend.changed_rows(scope, window), window)
 
-    def entities(self, *, scope: str = DEFAULT_SCOPE) -> list[Entity]:
+    def entities(
+        self, *, named: Sequence[str] | None = None, scope: str = DEFAULT_SCOPE
+    ) -> list[Entity]:
+        """The scope's entities; with ``named``, those one of the names (or an alias of
+        theirs) refers to."""
         _check_text(scope, "scope")
+        if named is not None:
+            return self.backend.entities_named(scope, list(named))
         return self.backend.entities(scope)
 
     def declare(

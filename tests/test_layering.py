@@ -2,10 +2,9 @@
 imported): time and the model are the bottom and know nothing above them; the loaders
 only parse, on top of the model and time.
 
-Every import counts, also those inside functions and under ``TYPE_CHECKING``. Known
-cycles this test does not forbid (yet): ``store`` <-> ``retrieval`` (the backends build
-``retrieval.search_table`` queries, ``retrieval.hybrid`` reads ``store.protocol``; with
-``history`` in the loop), and ``memory`` <-> ``answer`` / ``ingest`` (lazy imports).
+Every import counts, also those inside functions and under ``TYPE_CHECKING``: a module
+that needs something of a module above it takes a ``Protocol`` of what it reads
+(``answer.Memory``, ``ingest.Memory``), so the import graph has no cycle.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import networkx as nx
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "graphmem"
@@ -106,3 +106,28 @@ def test_loaders_only_parse_on_top_of_model_and_time() -> None:
     """No store, retrieval, extraction or Memory in a loader: they yield records only."""
     allowed = ("graphmem.loaders", "graphmem.model", "graphmem.time", "graphmem.errors")
     assert _outside("graphmem.loaders", allowed) == []
+
+
+def _module_graph() -> nx.DiGraph:
+    """Module -> module it imports (a name imported from a module counts as the module;
+    a package's own ``__init__`` seen from inside it does not)."""
+    graph = nx.DiGraph()
+    for module, targets in IMPORTS.items():
+        graph.add_node(module)
+        for target in targets:
+            while target not in IMPORTS and "." in target:
+                target = target.rpartition(".")[0]
+            if target in IMPORTS and target != module and not _under(module, target):
+                graph.add_edge(module, target)
+    return graph
+
+
+def test_the_import_graph_has_no_cycle() -> None:
+    assert list(nx.simple_cycles(_module_graph())) == []
+
+
+def test_the_facade_is_not_imported_below_it() -> None:
+    below = ("graphmem.answer", "graphmem.ingest", "graphmem.retrieval", "graphmem.store",
+             "graphmem.extraction", "graphmem.history", "graphmem.staleness")  # fmt: skip
+    assert [m for m in below for t in IMPORTS if _under(t, m)
+            if "graphmem.memory" in IMPORTS[t]] == []  # fmt: skip

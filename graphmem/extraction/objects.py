@@ -13,13 +13,21 @@ take the :class:`~graphmem.extraction.clauses.Clause`; the others work on plain 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from graphmem.extraction.lexicon import MONTHS, NAME_STOPWORDS, NUMBER_WORDS, WORK_NOUNS, words
 from graphmem.extraction.patterns import alternation
 
-if TYPE_CHECKING:  # clauses imports this module (for ``clean``)
-    from graphmem.extraction.clauses import Clause
+
+class Clause(Protocol):
+    """What the span finders read of a clause (``graphmem.extraction.clauses.Clause``,
+    which imports this module for ``clean``): its text, time expressions and their spans."""
+
+    s: str
+    times: list[Any]
+
+    def relative(self, te: Any) -> tuple[int, int]: ...
+
 
 _ARTICLE = re.compile(r"^(?i:the|a|an)\s+")
 _ENTITY_TOKEN = re.compile(r"(?:[A-Z0-9][\w&'’.\-]*|[a-z]+[A-Z][\w'’\-]*)")

@@ -34,16 +34,23 @@ from __future__ import annotations
 import dataclasses
 import re
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from graphmem.extraction.clauses import Clause
 from graphmem.predicates import PredicateRegistry
 from graphmem.time.instant import NEG_INF, POS_INF
 from graphmem.time.interval import Interval
 from graphmem.time.natural import TimeExpression
 
-if TYPE_CHECKING:  # turn imports this module
-    from graphmem.extraction.clauses import Clause
-    from graphmem.extraction.turn import Turn
+
+class Turn(Protocol):
+    """What timing reads of a turn (``graphmem.extraction.turn.Turn``, which imports this
+    module): when it was said, and the times its clauses place in the future."""
+
+    ts: datetime
+
+    def future_times(self, c: Clause) -> list[TimeExpression]: ...
+
 
 _PREDICATES = PredicateRegistry.with_builtins()
 TIMELESS = frozenset({"birthday", "sibling", "parent", "child"})
