@@ -28,7 +28,7 @@ from graphmem.question import Reading, read_question
 from graphmem.retrieval.hybrid import Hit, SearchResult
 from graphmem.staleness import unread_turn
 from graphmem.store.protocol import Backend
-from graphmem.time.instant import NEG_INF, POS_INF, format_instant
+from graphmem.time.instant import NEG_INF, POS_INF, format_instant, is_infinite
 
 
 class Memory(Protocol):
@@ -75,7 +75,7 @@ class AnswerValue(BaseModel):
 
     def describe(self) -> str:
         start = None if self.valid_from.year == 1 else format_instant(self.valid_from)[:10]
-        end = None if self.valid_to >= POS_INF else format_instant(self.valid_to)[:10]
+        end = None if is_infinite(self.valid_to) else format_instant(self.valid_to)[:10]
         if start and end:
             return f"{self.value} (from {start} until {end})"
         if start:
@@ -178,7 +178,7 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
     if r.mode == "when":
         v = values[0]
         edge = v.valid_to if r.edge == "end" else v.valid_from
-        if edge in (NEG_INF, POS_INF):
+        if is_infinite(edge):
             return Answer(**base, answer=f"I don't know when ({v.describe()}).", known=False)
         text = f"{format_instant(edge)[:10]} ({v.describe()})"
         return Answer(**base, answer=text, known=True, values=[v], at=edge)

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphmem.errors import GraphmemError, InvalidStoreError, InvalidTimeError
 from graphmem.model import DEFAULT_SCOPE, Fact
-from graphmem.time.instant import NEG_INF, POS_INF, format_instant, now
+from graphmem.time.instant import format_instant, is_infinite, now
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -466,10 +466,8 @@ def _json_default(value: Any) -> Any:
 
 def _t(value: datetime) -> str:
     """A compact human time: a date at midnight, else minutes; open ends as -∞ / ∞."""
-    if value == NEG_INF:
-        return "-∞"
-    if value == POS_INF:
-        return "∞"
+    if is_infinite(value):
+        return "∞" if value.year > 1 else "-∞"
     text = format_instant(value)
     if text[10:] in ("T00:00:00Z",):
         return text[:10]

@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 from graphmem.time.bounds import TemporalBounds
-from graphmem.time.instant import NEG_INF, POS_INF, format_instant, to_instant
+from graphmem.time.instant import NEG_INF, POS_INF, format_instant, is_infinite, to_instant
 from graphmem.time.interval import Interval
 
 DEFAULT_SCOPE = "default"
@@ -208,8 +208,8 @@ class Fact(Model):
 
     def describe_validity(self) -> str:
         """Human wording of the valid interval, e.g. ``since 2024-03-01``."""
-        start = None if self.valid_from == NEG_INF else format_instant(self.valid_from)[:10]
-        end = None if self.valid_to == POS_INF else format_instant(self.valid_to)[:10]
+        start = None if is_infinite(self.valid_from) else format_instant(self.valid_from)[:10]
+        end = None if is_infinite(self.valid_to) else format_instant(self.valid_to)[:10]
         if start and end:
             return f"from {start} until {end}"
         if start:

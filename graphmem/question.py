@@ -37,7 +37,7 @@ from datetime import datetime, timedelta
 from graphmem.extraction.lexicon import relative_name, relative_word
 from graphmem.extraction.truecase import is_common_word
 from graphmem.model import normalise_name
-from graphmem.time.instant import NEG_INF, ONE_MICROSECOND, POS_INF
+from graphmem.time.instant import NEG_INF, ONE_MICROSECOND, POS_INF, is_infinite
 from graphmem.time.interval import Interval
 from graphmem.time.natural import TimeExpression, find_time_expressions
 
@@ -592,7 +592,7 @@ def _anchor(m: re.Match, subject: str, owner: str, facts_of: Lookup | None):
     ends = bool(_END_VERBS.search(low))
     start, end = target.valid_from, target.valid_to
     point = end if ends else start
-    if point in (NEG_INF, POS_INF):
+    if is_infinite(point):
         return None
     day = timedelta(days=1)
     rel = m.group("rel").lower().split()[-1]

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.errors import GraphmemError
 from graphmem.model import DEFAULT_SCOPE, Fact
-from graphmem.time.instant import NEG_INF, POS_INF, format_instant, now
+from graphmem.time.instant import format_instant, is_infinite, now
 
 if TYPE_CHECKING:
     from graphmem.memory import Memory
@@ -98,8 +98,8 @@ def _pack(bars: list[_Bar]) -> int:
 
 def _span(rows: Sequence[tuple[Fact, str]], marks: Sequence[datetime]) -> tuple[datetime, datetime]:
     finite = [
-        t for row, _ in rows for t in (row.valid_from, row.valid_to) if t not in (NEG_INF, POS_INF)
-    ] + [m for m in marks if m not in (NEG_INF, POS_INF)]
+        t for row, _ in rows for t in (row.valid_from, row.valid_to) if not is_infinite(t)
+    ] + [m for m in marks if not is_infinite(m)]
     lo, hi = min(finite), max(finite)
     pad = max((hi - lo) * 0.06, timedelta(days=7))
     return lo - pad, hi + pad
@@ -206,9 +206,9 @@ def render_figure(
                     color="#333333",
                     parse_math=False,
                 )
-            if bar.row.valid_to == POS_INF:
+            if bar.row.valid.is_open_ended:
                 ax.plot(mdates.date2num(bar.end), y, marker=">", color=edge, markersize=5)
-            if bar.row.valid_from == NEG_INF:
+            if is_infinite(bar.row.valid_from):
                 ax.plot(mdates.date2num(bar.start), y, marker="<", color=edge, markersize=5)
     ax.set_yticks(range(len(lanes)), y_labels, fontsize=9)
     for tick in ax.get_yticklabels():

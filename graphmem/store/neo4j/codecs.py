@@ -18,7 +18,7 @@ from graphmem.store.neo4j.cypher import (
     TIME_FIELDS,
 )  # fmt: skip
 from graphmem.store.protocol import Event
-from graphmem.time.instant import NEG_INF, POS_INF, format_instant
+from graphmem.time.instant import format_instant, is_infinite
 
 # -- values ------------------------------------------------------------------------------
 
@@ -52,7 +52,7 @@ def relationship_type(predicate: str) -> str:
 
 
 def caption_day(t: datetime, open_end: str) -> str:
-    if t in (NEG_INF, POS_INF):
+    if is_infinite(t):
         return open_end
     text = format_instant(t)
     return text[:10] if text[10:] in ("T00:00:00Z", "") else text[:16].replace("T", " ")
@@ -64,7 +64,7 @@ def edge_caption(row: Fact) -> str:
         f"{row.predicate.replace('_', ' ')} "
         f"({caption_day(row.valid_from, '…')} → {caption_day(row.valid_to, 'now')})"
     )
-    if row.expired_at < POS_INF:
+    if not row.is_current_belief:
         caption += ended_note(row.expired_by)
     return caption
 
