@@ -376,6 +376,9 @@ def test_search_filters_scope_and_time_before_ranking(uri, tmp_path, monkeypatch
         early = RowQuery("alice", TemporalBounds.known_at(to_instant("2024-04-09T10:00:01Z")))
         only_first = stores[0].backend.search("episodes", early, vector=None, text="berlin", k=5)
         assert len(only_first["keyword"]) == 1
+        ids = [e.id for e in stores[1].backend.entities("alice")] + ["nobody"]
+        degrees = [mem.backend.degrees("alice", ids) for mem in stores]
+        assert degrees[0] == degrees[1] and max(degrees[0].values()) > 1
         hits = stores[0].search("where does Alice live?", scope="alice", k=3, targets=("facts",))
         assert "Berlin" in [h.fact.object for h in hits.facts]
         assert all(h.fact.scope == "alice" and h.status == "current" for h in hits.facts)

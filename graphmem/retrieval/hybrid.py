@@ -220,8 +220,8 @@ class Retriever:
     # -- graph neighbourhood -----------------------------------------------------------
     def _graph(self, query: str, f: RowQuery, n: int) -> list[tuple[str, float]]:
         """Facts of the entities the question names, then of their neighbours, walking only
-        facts visible in the time mode. Hubs (entities in more than ``GRAPH_HUB`` facts,
-        where the backend can tell cheaply) are not expanded: listing thousands of equal
+        facts visible in the time mode. Hubs (entities in more than ``GRAPH_HUB`` facts)
+        are not expanded: listing thousands of equal
         graph hits would cost time and rank arbitrary ones; the vector and keyword sources
         rank a hub's facts already."""
         mentioned = self.backend.entities_named(f.scope, _ngrams(query))
@@ -233,7 +233,8 @@ class Retriever:
         for depth in (0, 1):
             if depth == 1:  # neighbours only when the named entities gave too few facts
                 ids = sorted(self.backend.neighbours(f.scope, ids)) if ids else []
-            ids = [i for i in ids if self._degree(i) <= GRAPH_HUB]
+            degree = self.backend.degrees(f.scope, ids) if ids else {}
+            ids = [i for i in ids if degree.get(i, 0) <= GRAPH_HUB]
             for entity_id in ids:
                 for row in self.backend.rows(_row_query(f, entity_id)):
                     if row.id not in seen:
@@ -242,14 +243,6 @@ class Retriever:
                 if len(ranked) >= n:
                     return ranked[:n]
         return ranked
-
-    def _degree(self, entity_id: str) -> int:
-        """How many facts (rows) touch the entity, where the backend keeps a graph in
-        memory (the embedded one); 0 (unknown) elsewhere."""
-        graph = getattr(self.backend, "graph", None)
-        if graph is None or not hasattr(graph, "degree") or entity_id not in graph:
-            return 0
-        return int(graph.degree(entity_id))
 
     # -- fusion --------------------------------------------------------------------------
     def _score(self, candidates, w: Weights, scope: str, reference: datetime, window) -> list[Hit]:

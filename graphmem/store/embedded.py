@@ -708,6 +708,11 @@ class EmbeddedBackend:
             ids = {self._names.get((scope, normalise_name(n))) for n in names}
             return [self._entities[i] for i in ids if i is not None and i in self._entities]
 
+    def degrees(self, scope: str, entity_ids: Sequence[str]) -> dict[str, int]:
+        with self._lock:
+            self._refresh()
+            return {i: int(self.graph.degree(i)) if i in self.graph else 0 for i in entity_ids}
+
     def neighbours(self, scope: str, entity_ids: Sequence[str]) -> set[str]:
         """Entities one fact away (in any belief), for graph expansion."""
         with self._lock:

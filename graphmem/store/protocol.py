@@ -188,6 +188,11 @@ class Backend(Protocol):
 
     def neighbours(self, scope: str, entity_ids: Sequence[str]) -> set[str]: ...
 
+    def degrees(self, scope: str, entity_ids: Sequence[str]) -> dict[str, int]:
+        """How many rows (in any belief) have each entity as subject or object: graph
+        expansion skips hubs."""
+        ...
+
     def stats(self, scope: str | None = None) -> dict[str, int]:
         """Counts of the whole store; of one scope (its rows, current rows, entities,
         episodes and events: nothing of another scope), when ``scope`` is given."""

@@ -42,6 +42,7 @@ from graphmem.store.neo4j.cypher import (
     COUNT_VECTORS,
     CURRENT_BELIEF,
     CURRENT_ROWS,
+    DEGREES,
     DELETE_EMBEDDINGS,
     DELETE_UNUSED_TEXT_EMBEDDINGS,
     DIRECT_RELATIONSHIP,
@@ -397,6 +398,10 @@ class Neo4jBackend:
         ids = sorted({Entity.id_for(scope, n) for n in names})  # an entity's id: its name's key
         found = self._read(ENTITIES_NAMED, scope=scope, ids=ids, keys=keys)
         return [entity_from(r["item"]) for r in found]
+
+    def degrees(self, scope: str, entity_ids: Sequence[str]) -> dict[str, int]:
+        found = self._read(DEGREES, scope=scope, ids=list(entity_ids))
+        return {r["id"]: r["degree"] for r in found}
 
     def neighbours(self, scope: str, entity_ids: Sequence[str]) -> set[str]:
         """Entities one fact away (in any belief), for graph expansion."""

@@ -295,6 +295,14 @@ CALL () {{
 RETURN {projection("n", ENTITY_FIELDS)} AS item
 """
 
+DEGREES = """
+UNWIND $ids AS id
+RETURN id,
+  COUNT { MATCH (f:Fact) USING INDEX f:Fact(subject_id) WHERE f.subject_id = id AND f.scope = $scope }
+  + COUNT { MATCH (f:Fact) USING INDEX f:Fact(object_id) WHERE f.object_id = id AND f.scope = $scope }
+  AS degree
+"""
+
 NEIGHBOURS = """
 UNWIND $ids AS id
 MATCH (:Entity {id: id})-[r]-(m:Entity)
