@@ -58,6 +58,11 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_STORE = "graphmem.db"
 DEMO_SCOPE = "demo"
 DEMO_SPEAKER = "Sam"
+# Verbs a running ``graphmem serve`` of the same store answers (the same objects come
+# back and are rendered here by the same code); the others open the store themselves.
+SERVICE_VERBS = frozenset(
+    {"ask", "search", "facts", "timeline", "history", "changes", "stats", "entities", "load"}
+)
 _LINE_FORMATS = ("jsonl", "facts-jsonl", "facts-csv", "whatsapp", "transcript")
 
 
@@ -97,6 +102,11 @@ def _common() -> argparse.ArgumentParser:
         "--no-embed",
         action="store_true",
         help="no embedding model: keyword and graph search only (faster)",
+    )
+    group.add_argument(
+        "--no-service",
+        action="store_true",
+        help="open the store here even if 'graphmem serve' holds it (env GRAPHMEM_NO_SERVICE=1)",
     )
     group.add_argument("--json", action="store_true", help="machine-readable JSON output")
     group.add_argument("--debug", action="store_true", help="show tracebacks on errors")
@@ -285,6 +295,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = verb("demo", cmd_demo, "load a sample conversation and answer time-scoped questions")
     p.add_argument("--keep", action="store_true", help="keep the temporary store afterwards")
 
+    p = verb("serve", cmd_serve, "keep the store and the model loaded; answer over HTTP")
+    p.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)"
+    )
+    p.add_argument("--port", type=int, default=0, help="port (default 0: a free one, see below)")
+    p.add_argument(
+        "--token",
+        help="bearer token clients must send (env GRAPHMEM_TOKEN; default: a random one, "
+        "kept in the store's .serve.json file; required for a --host other than loopback)",
+    )
+    p.epilog = (
+        "The address and token go in STORE.serve.json (mode 0600) while it runs; ask, "
+        "search, facts, timeline, history, changes, stats, entities and load on the same "
+        "store then go through it (--no-service: not). API docs at http://HOST:PORT/docs."
+    )
+
     p = verb("mcp", cmd_mcp, "serve the memory tools over MCP (stdio)")
     p.add_argument("--speaker", help="who 'I/my' is in questions (default 'user')")
     p.add_argument("--allow-erase", action="store_true", help="also expose the erase tool")
@@ -352,6 +378,10 @@ class Ctx:
         self.no_embed = bool(getattr(args, "no_embed", False)) or (
             os.environ.get("GRAPHMEM_EMBEDDER", "").lower() in ("none", "off", "0")
         )
+        self.no_service = bool(getattr(args, "no_service", False)) or (
+            os.environ.get("GRAPHMEM_NO_SERVICE", "").lower() in ("1", "true", "yes")
+        )
+        self.owner = getattr(args, "owner", None) or os.environ.get("GRAPHMEM_OWNER") or None
         self.now = now()
         self._memory: Memory | None = None
         self._out: Console | None = None
@@ -421,6 +451,10 @@ class Ctx:
 
     def memory(self, *, must_exist: bool = False) -> Memory:
         if self._memory is None:
+            remote = self._service()
+            if remote is not None:  # it has the same verbs; typed as what it stands for
+                self._memory = remote  # type: ignore[assignment]
+                return self._memory  # type: ignore[return-value]
             from graphmem.memory import Memory
             from graphmem.store import NEO4J_SCHEMES
 
@@ -431,11 +465,26 @@ class Ctx:
                     f"no store at {self.store} (create one with 'graphmem load' or "
                     "'graphmem remember', or point --store / GRAPHMEM_STORE at one)"
                 )
-            owner = getattr(self.args, "owner", None) or os.environ.get("GRAPHMEM_OWNER") or None
             self._memory = Memory.open(
-                self.store, tz=self.tz, embedder=self.embedder(), owner=owner
+                self.store, tz=self.tz, embedder=self.embedder(), owner=self.owner
             )
         return self._memory
+
+    def _service(self) -> Any:
+        """The running service of this store, for a verb it answers exactly as this
+        process would (same tz, vectors on or off; a load with the same owner and a
+        named extractor), else None."""
+        command = getattr(self.args, "command", None)
+        if self.no_service or command not in SERVICE_VERBS:
+            return None
+        if command == "load" and getattr(self.args, "extractor", None) == "llm":
+            return None  # the LLM extractor's settings are this shell's environment
+        from graphmem.service.client import connect
+
+        remote = connect(self.store, owner=self.owner, tz=self.tz, embed=not self.no_embed)
+        if remote is not None and command == "load" and remote.service_owner != self.owner:
+            return None  # a load names the owner's log names as their aliases: keep ours
+        return remote
 
     def close(self) -> None:
         if self._memory is not None:
@@ -1137,7 +1186,7 @@ def cmd_stats(ctx: Ctx, args: argparse.Namespace) -> int:
     # --scope (or GRAPHMEM_SCOPE) given: that scope alone, no other scope's name or counts
     explicit = getattr(args, "scope", None) or os.environ.get("GRAPHMEM_SCOPE")
     stats = dict(memory.stats(scope=explicit or None))
-    scopes = memory.backend.scopes()
+    scopes = memory.scopes()
     if explicit:
         scopes = [s for s in scopes if s == explicit]
     if ctx.json:
@@ -1215,6 +1264,47 @@ def cmd_entities(ctx: Ctx, args: argparse.Namespace) -> int:
             table.add_row(e.name, e.type, ", ".join(e.aliases), e.id)
         ctx.out.print(table)
     return EXIT_OK if entities else _unknown_scope(ctx, memory, named=False)
+
+
+def cmd_serve(ctx: Ctx, args: argparse.Namespace) -> int:
+    from graphmem.service.server import is_loopback, serve, warm_up
+    from graphmem.service.state import state_path
+
+    token = args.token or os.environ.get("GRAPHMEM_TOKEN") or None
+    if not is_loopback(args.host) and not token:
+        raise UsageError(
+            f"graphmem serve: error: --host {args.host} is reachable from other machines: "
+            "give --token TOKEN (or GRAPHMEM_TOKEN), or bind 127.0.0.1"
+        )
+    if not 0 <= args.port < 65536:
+        raise UsageError("graphmem serve: error: --port must be 0..65535")
+    running = _any_service(ctx.store)
+    if running is not None:
+        raise GraphmemError(f"a service already serves {ctx.store} at {running} (stop it first)")
+    memory = ctx.memory()
+    warm_up(memory)  # the model loads now, not on the first question
+
+    def ready(info: Any) -> None:
+        if ctx.json:
+            ctx.emit({"store": ctx.store, "url": info.url, "pid": info.pid,
+                      "state": str(state_path(ctx.store))})  # fmt: skip
+            sys.stdout.flush()
+        else:
+            ctx.err.print(_shown(
+                f"graphmem serve: {ctx.store} at {info.url} (API docs {info.url}/docs); "
+                f"address and token in {state_path(ctx.store)}; Ctrl-C stops"
+            ), soft_wrap=True)  # fmt: skip
+
+    serve(memory, store=ctx.store, host=args.host, port=args.port, token=token, ready=ready)
+    return EXIT_OK
+
+
+def _any_service(store: str) -> str | None:
+    """The address of a live service of ``store`` whatever its settings, else None."""
+    from graphmem.service.state import read_state
+
+    info = read_state(store)
+    return info.url if info is not None else None
 
 
 def cmd_mcp(ctx: Ctx, args: argparse.Namespace) -> int:
