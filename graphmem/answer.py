@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ConfigDict
 
 from graphmem.model import Fact, TimelineEntry, normalise_name
-from graphmem.question import Reading, read_question
 from graphmem.retrieval.hybrid import Hit
 from graphmem.staleness import unread_turn
 from graphmem.store.protocol import RowQuery
@@ -31,6 +30,7 @@ from graphmem.time.instant import NEG_INF, POS_INF, format_instant
 
 if TYPE_CHECKING:
     from graphmem.memory import Memory
+    from graphmem.question import Reading
 
 # A search fallback answers only from a hit this similar to the question (cosine, MiniLM),
 # or a little less similar when it also matches the question's keywords.
@@ -82,6 +82,10 @@ class Answer(BaseModel):
 def reading_for(memory: Memory, question: str, *, scope: str, owner: str,
                 reference: datetime, known_at: datetime = POS_INF) -> Reading:  # fmt: skip
     """Read ``question`` with this scope's names and facts at hand."""
+    # here, not at the top: a client that only rebuilds an ``Answer`` from a service's
+    # JSON must not pay for compiling the question grammar
+    from graphmem.question import read_question
+
 
     def known_names(names: list[str]) -> dict[str, str]:
         found = {}

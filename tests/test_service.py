@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from graphmem.cli import main
+from graphmem.service.client import connect
 from graphmem.service.state import read_state, state_path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -183,21 +184,48 @@ CLI_READS = [
 ]
 
 
-def test_the_cli_answers_through_the_service_as_it_does_in_process(
-    served: Path, capsys: pytest.CaptureFixture[str]
+def _same_json(text: str) -> object:
+    """JSON output with floats to 9 places: a hit's recency component is reckoned
+    against the clock of each call, so two calls seconds apart differ past that."""
+
+    def rounded(value: object) -> object:
+        if isinstance(value, float):
+            return round(value, 9)
+        if isinstance(value, list):
+            return [rounded(v) for v in value]
+        if isinstance(value, dict):
+            return {k: rounded(v) for k, v in value.items()}
+        return value
+
+    return rounded(json.loads(text))
+
+
+def test_the_cli_prints_the_same_through_the_service_as_in_process(
+    served: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "100")  # one table width for both
+    assert connect(str(served)) is not None  # so a CLI without --no-service uses it
     common = ["--store", str(served), "--scope", "demo"]
     for output in ([], ["--json"]):
         for argv in CLI_READS:
-            rc, via_service, torch = _cli_in_subprocess(*common, *output, *argv)
-            assert not torch, f"{argv}: the client imported torch (did it miss the service?)"
+            via_service = main([*common, *output, *argv])
+            served_out = capsys.readouterr().out
             # the same command opening the store here (the model loads once, in this process)
-            os.environ["COLUMNS"] = "100"
-            try:
-                assert main([*common, *output, "--no-service", *argv]) == rc
-            finally:
-                del os.environ["COLUMNS"]
-            assert capsys.readouterr().out == via_service, argv
+            assert main([*common, *output, "--no-service", *argv]) == via_service
+            in_process = capsys.readouterr().out
+            if output:
+                assert _same_json(served_out) == _same_json(in_process), argv
+            else:
+                assert served_out == in_process, argv
+
+
+@pytest.mark.parametrize("argv", [CLI_READS[0], CLI_READS[2], CLI_READS[3]], ids=str)
+def test_a_question_from_the_shell_goes_to_the_service_and_never_loads_torch(
+    served: Path, argv: tuple[str, ...]
+) -> None:
+    rc, out, torch = _cli_in_subprocess("--store", str(served), "--scope", "demo", *argv)
+    assert rc == 0 and out
+    assert not torch
 
 
 def test_the_cli_loads_through_the_service(served: Path, tmp_path: Path) -> None:

@@ -38,6 +38,9 @@ from graphmem.model import DEFAULT_SCOPE, Change, Entity, Fact, TimelineEntry
 from graphmem.retrieval.hybrid import SearchResult
 from graphmem.service.state import store_key
 
+# Module level: FastAPI reads the endpoints' (postponed) annotations in this namespace.
+_BEARER = HTTPBearer(auto_error=False)
+
 When = str | None  # an ISO instant or a phrase ("last March"), as Memory reads them
 
 
@@ -104,6 +107,8 @@ class LoadRequest(BaseModel):
 
     path: str | None = None
     records: list[dict[str, Any]] | None = None
+    # posted records are loaded as a file of this name (its stem: their default session)
+    name: str = Field(default="posted.jsonl", pattern=r"^\w[\w.-]*$", max_length=200)
     format: str | None = None
     scope: str = DEFAULT_SCOPE
     extractor: Literal["rules", "frames", "none"] = "rules"
@@ -150,10 +155,9 @@ def create_app(memory: Memory, *, token: str, store: str | None = None) -> FastA
     # One Memory, one call at a time: the facade's caches and the retriever are not
     # written for concurrent callers, and a shell's questions come one by one anyway.
     lock = threading.Lock()
-    bearer = HTTPBearer(auto_error=False)
 
     def check_token(
-        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_BEARER)],
     ) -> None:
         given = credentials.credentials if credentials is not None else ""
         if not hmac.compare_digest(given.encode(), token.encode()):
@@ -219,13 +223,13 @@ def create_app(memory: Memory, *, token: str, store: str | None = None) -> FastA
     def load(body: LoadRequest) -> LoadResult:
         if (body.path is None) == (body.records is None):
             raise HTTPException(status_code=422, detail="give either 'path' or 'records'")
-        options = body.model_dump(exclude={"path", "records"})
+        options = body.model_dump(exclude={"path", "records", "name"})
         options["extractor"] = None if body.extractor == "none" else body.extractor
         if body.path is not None:
             if not os.path.isfile(body.path):
                 raise GraphmemError(f"{body.path}: no such file on the service's machine")
             return LoadResult(**asdict(call("load", body.path, **options)))
-        return LoadResult(**asdict(_load_records(call, body.records or [], options)))
+        return LoadResult(**asdict(_load_records(call, body.records or [], options, body.name)))
 
     @app.get("/scopes", response_model=list[str])
     def scopes() -> list[str]:
@@ -246,19 +250,23 @@ def create_app(memory: Memory, *, token: str, store: str | None = None) -> FastA
     return app
 
 
-def _load_records(call: Any, records: list[dict[str, Any]], options: dict[str, Any]) -> Any:
-    """Load posted records: written as a JSONL file, then loaded as one (the loaders read
-    files; the file is removed afterwards)."""
+def _load_records(call: Any, records: list[dict[str, Any]], options: dict[str, Any],
+                  name: str) -> Any:  # fmt: skip
+    """Load posted records: written as a file called ``name`` in a fresh folder, then
+    loaded as that file (the loaders read files; a log without sessions takes the file's
+    stem as its session, so posting the same records again under the same name adds
+    nothing). The folder is removed afterwards."""
     import json
+    import shutil
 
-    fd, name = tempfile.mkstemp(prefix="graphmem-post-", suffix=".jsonl")
+    folder = tempfile.mkdtemp(prefix="graphmem-post-")
+    path = os.path.join(folder, name)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with open(path, "w", encoding="utf-8") as handle:
             for record in records:
                 handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-        options = {**options, "format": options.get("format") or "jsonl"}
-        report = call("load", name, **options)
-        report.path = "<posted records>"
+        report = call("load", path, **{**options, "format": options.get("format") or "jsonl"})
+        report.path = name
         return report
     finally:
-        os.unlink(name)
+        shutil.rmtree(folder, ignore_errors=True)

@@ -118,8 +118,8 @@ class RemoteMemory:
         self.service_owner: str | None = health.get("owner")
         self._registry: PredicateRegistry | None = None
 
-    def _post(self, path: str, **body: Any) -> Any:
-        return self.client.request("POST", path, body)
+    def _post(self, endpoint: str, /, **body: Any) -> Any:
+        return self.client.request("POST", endpoint, body)
 
     # -- reads -----------------------------------------------------------------------
     def ask(self, question: str, *, speaker: str | None = None, reference: When = None,
@@ -224,7 +224,7 @@ class RemoteMemory:
             raise ServiceError("a service loads with a named extractor (rules, frames, none)")
         data = self._post("/load", path=os.path.abspath(path), format=format, scope=scope,
                           extractor=name, batch_size=batch_size, skip_bad=skip_bad)  # fmt: skip
-        report = LoadReport(**data)
+        report = LoadReport(**{**data, "path": os.fspath(path)})  # as given, as Memory.load
         if progress is not None and report.records:
             progress(report.records)
         return report

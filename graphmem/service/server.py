@@ -16,8 +16,10 @@ from __future__ import annotations
 import ipaddress
 import os
 import secrets
+import signal
 import socket
 import sys
+import threading
 from collections.abc import Callable
 
 from graphmem.errors import GraphmemError
@@ -71,6 +73,9 @@ def serve(
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        # listening before the discovery file names the port: a client that reads it
+        # early waits in the backlog until uvicorn accepts, rather than being refused
+        sock.listen(128)
     except OSError as exc:
         sock.close()
         raise GraphmemError(f"serve: cannot listen on {host}:{port}: {exc.strerror}") from None
@@ -79,12 +84,25 @@ def serve(
     app = create_app(memory, token=token, store=store)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
+    # uvicorn stops on SIGINT/SIGTERM, then raises the signal again for the handler that
+    # was there before it: SIGTERM's default would end the process before the discovery
+    # file is removed, so both are made to unwind as Ctrl-C does.
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None
     write_state(info)
     try:
         if ready is not None:
             ready(info)
         sys.stdout.flush()
         server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # asked to stop: a normal end
     finally:
         remove_state(info)
         sock.close()
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
