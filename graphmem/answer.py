@@ -86,7 +86,6 @@ def reading_for(memory: Memory, question: str, *, scope: str, owner: str,
     # JSON must not pay for compiling the question grammar
     from graphmem.question import read_question
 
-
     def known_names(names: list[str]) -> dict[str, str]:
         found = {}
         for entity in memory.backend.entities_named(scope, names):
