@@ -1278,6 +1278,11 @@ def cmd_serve(ctx: Ctx, args: argparse.Namespace) -> int:
         )
     if not 0 <= args.port < 65536:
         raise UsageError("graphmem serve: error: --port must be 0..65535")
+    missing = [m for m in ("fastapi", "uvicorn") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise GraphmemError(
+            f"graphmem serve needs {' and '.join(missing)}: pip install 'graphmem[serve]'"
+        )
     running = _any_service(ctx.store)
     if running is not None:
         raise GraphmemError(f"a service already serves {ctx.store} at {running} (stop it first)")
@@ -1310,13 +1315,23 @@ def _any_service(store: str) -> str | None:
 def cmd_mcp(ctx: Ctx, args: argparse.Namespace) -> int:
     from graphmem.tools import serve_mcp
 
-    memory = ctx.memory()
+    remote = None
+    if not ctx.no_service:  # a running service: the tools run there, on its store
+        from graphmem.service.client import connect
+
+        remote = connect(ctx.store, owner=ctx.owner, tz=ctx.tz, embed=not ctx.no_embed)
+        if remote is not None and remote.service_owner != ctx.owner:
+            remote = None  # remember resolves "I" with the owner: keep ours
+    memory = remote or ctx.memory()
+    speaker = _speaker(args) or memory.owner or "user"
     serve_mcp(
-        memory,
+        memory,  # type: ignore[arg-type]
         scope=ctx.scope,
-        speaker=_speaker(args) or memory.owner or "user",
+        speaker=speaker,
         allow_erase=args.allow_erase,
-    )
+        dispatch=remote.tool_dispatch(scope=ctx.scope, speaker=speaker,
+                                      allow_erase=args.allow_erase) if remote else None,
+    )  # fmt: skip
     return EXIT_OK
 
 

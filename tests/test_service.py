@@ -274,3 +274,49 @@ def test_serving_beyond_loopback_needs_a_token_and_the_file_goes_with_the_servic
         _stop(process)
     assert process.returncode == 0
     assert not state_path(str(store)).exists()
+
+
+def test_the_mcp_server_runs_over_the_service(served: Path, tmp_path: Path) -> None:
+    """``graphmem mcp`` with a service running: its tool calls are answered (and its
+    writes made) by the service, and the MCP process never loads the model."""
+    pytest.importorskip("mcp")
+    import anyio
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    code = (
+        "import sys, atexit; from graphmem.cli import main; "
+        "atexit.register(lambda: sys.stderr.write('TORCH=%s' % ('torch' in sys.modules))); "
+        "sys.exit(main(sys.argv[1:]))"
+    )
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-c", code, "--store", str(served), "--scope", "mcp", "mcp", "--speaker", "Lee"],
+        env=_env(),
+    )
+
+    errlog = tmp_path / "mcp.err"
+
+    async def session_calls() -> list[dict]:
+        async with (
+            stdio_client(params, errlog=errlog.open("w")) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            results = []
+            for name, arguments in (
+                ("remember", {"subject": "user", "predicate": "lives_in", "object": "Lyon",
+                              "valid_from": "2023-05-01"}),
+                ("ask", {"question": "Where do I live now?"}),
+                ("search", {"query": "Lyon"}),
+            ):  # fmt: skip
+                result = await session.call_tool(name, arguments)
+                results.append(json.loads(result.content[0].text))
+            return results
+
+    remembered, asked, searched = anyio.run(session_calls)
+    assert "TORCH=False" in errlog.read_text(), errlog.read_text()
+    assert remembered["ok"] and asked["answer"] == "Lyon (since 2023-05-01)"
+    assert searched["ok"]
+    # written by the service, into its store: a plain HTTP read sees it
+    status, rows = _http(served, "POST", "/facts", {"subject": "Lee", "scope": "mcp"})
+    assert [r["object"] for r in rows] == ["Lyon"]

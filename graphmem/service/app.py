@@ -116,6 +116,15 @@ class LoadRequest(BaseModel):
     skip_bad: bool = False
 
 
+class ToolCall(BaseModel):
+    """One agent tool call (``graphmem.tools``), for an MCP server running over the service."""
+
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    scope: str = DEFAULT_SCOPE
+    speaker: str = "user"
+    allow_erase: bool = False
+
+
 class HistoryRow(BaseModel):
     fact: Fact
     status: str
@@ -230,6 +239,16 @@ def create_app(memory: Memory, *, token: str, store: str | None = None) -> FastA
                 raise GraphmemError(f"{body.path}: no such file on the service's machine")
             return LoadResult(**asdict(call("load", body.path, **options)))
         return LoadResult(**asdict(_load_records(call, body.records or [], options, body.name)))
+
+    @app.post("/tools/{name}")
+    def tool(name: str, body: ToolCall) -> dict[str, Any]:
+        """Run one agent tool (remember, search, ask, timeline, correct, forget, erase)
+        as ``graphmem.tools.call_tool`` does: errors come back as ``{"ok": false}``."""
+        from graphmem.tools import call_tool
+
+        with lock:
+            return call_tool(memory, name, body.arguments, scope=body.scope,
+                             speaker=body.speaker, allow_erase=body.allow_erase)  # fmt: skip
 
     @app.get("/scopes", response_model=list[str])
     def scopes() -> list[str]:

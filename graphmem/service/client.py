@@ -22,6 +22,7 @@ import json
 import os
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -228,6 +229,21 @@ class RemoteMemory:
         if progress is not None and report.records:
             progress(report.records)
         return report
+
+    def tool_dispatch(self, *, scope: str = DEFAULT_SCOPE, speaker: str = "user",
+                      allow_erase: bool = False) -> Callable[[str, dict[str, Any]], dict[str, Any]]:  # fmt: skip
+        """A tool-call runner for ``graphmem.tools.mcp_server``: every call is run by the
+        service, on its store (``graphmem mcp`` over a running service)."""
+        from urllib.parse import quote
+
+        def dispatch(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+            try:
+                return self._post(f"/tools/{quote(name, safe='')}", arguments=arguments,
+                                  scope=scope, speaker=speaker, allow_erase=allow_erase)  # fmt: skip
+            except errors.GraphmemError as exc:  # as call_tool reports: the agent sees it
+                return {"ok": False, "error": str(exc)}
+
+        return dispatch
 
     def close(self) -> None:
         """Nothing to release: the service keeps the store open for the next call."""
