@@ -74,6 +74,13 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{self.prog}: error: {message} (see '{self.prog} --help')")
 
+    def format_help(self) -> str:
+        # An epilog may be a function: built only when help is shown (load's lists every
+        # format, and importing the loaders for it would slow every command's start).
+        if callable(self.epilog):
+            self.epilog = self.epilog()
+        return super().format_help()
+
 
 # -- the parser ---------------------------------------------------------------------------
 
@@ -149,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = verb("load", cmd_load, "load conversation logs or fact files (format auto-detected)")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--format", help="force a format (listed below; examples: graphmem formats)")
-    p.formatter_class, p.epilog = argparse.RawDescriptionHelpFormatter, _formats_epilog()
+    p.formatter_class, p.epilog = argparse.RawDescriptionHelpFormatter, _formats_epilog
     p.add_argument(
         "--extractor",
         choices=("rules", "frames", "llm", "none"),

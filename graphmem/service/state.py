@@ -57,7 +57,14 @@ def store_key(store: str) -> str:
 
 
 def state_path(store: str) -> Path:
-    """Where the discovery file of ``store``'s service lives."""
+    """Where the discovery file of ``store``'s service lives: beside a store file, or
+    for a Neo4j URI in ``GRAPHMEM_STATE_DIR`` (default ``~/.graphmem``).
+
+    >>> state_path("/data/memory.db").as_posix()
+    '/data/memory.db.serve.json'
+    >>> state_path("bolt://127.0.0.1:7687").name
+    'serve-0c8557e6f492915b.json'
+    """
     key = store_key(store)
     if key.startswith(_NEO4J_PREFIXES) or key == ":memory:":
         folder = Path(os.environ.get("GRAPHMEM_STATE_DIR") or Path.home() / ".graphmem")
