@@ -219,6 +219,18 @@ def test_the_cli_prints_the_same_through_the_service_as_in_process(
                 assert served_out == in_process, argv
 
 
+def test_an_error_reads_the_same_through_the_service(
+    served: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    common = ["--store", str(served), "--scope", "demo"]
+    for argv in (["facts", "Sam", "lives_on"], ["ask", "where do I live?", "--scope", "nobody"]):
+        assert main([*common, *argv]) == 1
+        via_service = capsys.readouterr()
+        assert main([*common, "--no-service", *argv]) == 1
+        assert capsys.readouterr() == via_service, argv
+        assert via_service.err.startswith("graphmem")
+
+
 @pytest.mark.parametrize("argv", [CLI_READS[0], CLI_READS[2], CLI_READS[3]], ids=str)
 def test_a_question_from_the_shell_goes_to_the_service_and_never_loads_torch(
     served: Path, argv: tuple[str, ...]
