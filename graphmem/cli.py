@@ -6,6 +6,8 @@
     graphmem facts Alice --as-of 2024-03-01 --known-at "last Tuesday"
     graphmem timeline Alice --output timeline.png   # a picture of valid time
     graphmem export --format graphml --output graph.graphml
+    graphmem serve &                                # keep store and model loaded: the
+    graphmem ask "where do I live now?"             # read verbs then answer through it
 
 Common options (before or after the verb): ``--store PATH|URI`` (env
 ``GRAPHMEM_STORE``, default ``./graphmem.db``; a ``neo4j://``/``bolt://`` URI opens
@@ -13,7 +15,8 @@ Neo4j, with ``GRAPHMEM_NEO4J_USER``/``GRAPHMEM_NEO4J_PASSWORD``), ``--scope`` (e
 ``GRAPHMEM_SCOPE``, default ``default``), ``--tz`` (env ``GRAPHMEM_TZ``: the zone of
 dates written without an offset, default UTC), ``--no-embed`` (env
 ``GRAPHMEM_EMBEDDER=none``: no embedding model, keyword and graph search only),
-``--json`` (machine-readable output) and ``--debug`` (tracebacks).
+``--no-service`` (open the store here even while ``graphmem serve`` holds it), ``--json``
+(machine-readable output) and ``--debug`` (tracebacks).
 
 Times (``--as-of``, ``--known-at``, ``--from``...) are ISO dates or natural phrases
 ("yesterday", "last March", "3 days ago"), read against the current time.
