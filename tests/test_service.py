@@ -332,3 +332,16 @@ def test_the_mcp_server_runs_over_the_service(served: Path, tmp_path: Path) -> N
     # written by the service, into its store: a plain HTTP read sees it
     status, rows = _http(served, "POST", "/facts", {"subject": "Lee", "scope": "mcp"})
     assert [r["object"] for r in rows] == ["Lyon"]
+
+
+def test_a_write_from_another_process_is_seen_by_the_service(
+    served: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The CLI's writes other than load open the store themselves while the service holds
+    it: SQLite's write lock (WAL, BEGIN IMMEDIATE) makes the two take turns, and the
+    service catches up with the other process's commit on its next read."""
+    common = ["--store", str(served), "--scope", "writes", "--no-embed"]
+    assert main([*common, "remember", "Noor", "hobby", "chess", "--from", "2024-01-01"]) == 0
+    capsys.readouterr()
+    status, rows = _http(served, "POST", "/facts", {"subject": "Noor", "scope": "writes"})
+    assert status == 200 and [r["object"] for r in rows] == ["chess"]
