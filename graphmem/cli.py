@@ -33,13 +33,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.resources
 import importlib.util
 import json
 import os
 import re
 import sys
-import tempfile
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, is_dataclass
@@ -48,7 +46,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graphmem.errors import GraphmemError, InvalidStoreError, InvalidTimeError
-from graphmem.model import DEFAULT_SCOPE, Fact
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant, now
 
 if TYPE_CHECKING:
@@ -56,6 +53,7 @@ if TYPE_CHECKING:
 
     from graphmem.answer import Answer
     from graphmem.memory import Memory
+    from graphmem.model import Fact
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_STORE = "graphmem.db"
@@ -366,6 +364,8 @@ class Ctx:
     """What a verb works with: resolved options, the store, the consoles."""
 
     def __init__(self, args: argparse.Namespace):
+        from graphmem.model import DEFAULT_SCOPE  # here: --help and --version go without
+
         self.args = args
         self.json = bool(getattr(args, "json", False))
         self.debug = bool(getattr(args, "debug", False))
@@ -1367,6 +1367,8 @@ def _demo_store(ctx: Ctx, keep: bool) -> Iterator[str]:
     if ctx.store_given:
         yield ctx.store
         return
+    import tempfile
+
     folder = tempfile.mkdtemp(prefix="graphmem-demo-")
     try:
         yield os.path.join(folder, "demo.db")
@@ -1379,6 +1381,8 @@ def _demo_store(ctx: Ctx, keep: bool) -> Iterator[str]:
 
 def cmd_demo(ctx: Ctx, args: argparse.Namespace) -> int:
     scope = getattr(args, "scope", None) or DEMO_SCOPE
+    import importlib.resources  # here: every other verb starts without it
+
     data = importlib.resources.files("graphmem") / "data" / "demo_conversation.jsonl"
     with _demo_store(ctx, args.keep) as store, importlib.resources.as_file(data) as log:
         ctx.store = store

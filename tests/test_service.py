@@ -181,6 +181,9 @@ CLI_READS = [
     ("facts", "Sam", "lives_in", "--known-at", "2024-02-20T23:00:00Z"),
     ("history", "Sam", "lives_in"),
     ("timeline", "Sam"),
+    ("changes", "--axis", "valid", "--since", "2024-02-01", "--until", "2024-06-01"),
+    ("entities",),
+    ("stats",),
 ]
 
 
