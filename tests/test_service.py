@@ -88,12 +88,14 @@ def served(tmp_path_factory) -> Iterator[Path]:
     """A store with the demo conversation, loaded through a running service."""
     store = tmp_path_factory.mktemp("serve") / "memory.db"
     process = _start(store)
-    with importlib.resources.as_file(DEMO) as log:
-        status, report = _http(store, "POST", "/load", {"path": str(log), "scope": "demo"})
-    assert status == 200, report
-    assert report["episodes_added"] == 21 and report["facts_written"] > 0
-    yield store
-    _stop(process)
+    try:
+        with importlib.resources.as_file(DEMO) as log:
+            status, report = _http(store, "POST", "/load", {"path": str(log), "scope": "demo"})
+        assert status == 200, report
+        assert report["episodes_added"] == 21 and report["facts_written"] > 0
+        yield store
+    finally:  # the service goes even when a setup step fails
+        _stop(process)
     assert process.returncode == 0, process.stderr.read()
     assert not state_path(str(store)).exists(), "the discovery file outlives the service"
 
