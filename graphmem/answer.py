@@ -19,12 +19,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
 from graphmem.model import Entity, Fact, TimelineEntry, normalise_name
-from graphmem.question import Reading, read_question
 from graphmem.retrieval.hybrid import Hit, SearchResult
 from graphmem.staleness import unread_turn
 from graphmem.store.protocol import Backend
@@ -52,6 +51,8 @@ class Memory(Protocol):
 
     def search(self, query: str, **options: Any) -> SearchResult: ...
 
+if TYPE_CHECKING:
+    from graphmem.question import Reading
 
 # A search fallback answers only from a hit this similar to the question (cosine, MiniLM),
 # or a little less similar when it also matches the question's keywords.
@@ -103,6 +104,9 @@ class Answer(BaseModel):
 def reading_for(memory: Memory, question: str, *, scope: str, owner: str,
                 reference: datetime, known_at: datetime = POS_INF) -> Reading:  # fmt: skip
     """Read ``question`` with this scope's names and facts at hand."""
+    # here, not at the top: a client that only rebuilds an ``Answer`` from a service's
+    # JSON must not pay for compiling the question grammar
+    from graphmem.question import read_question
 
     def known_names(names: list[str]) -> dict[str, str]:
         found = {}

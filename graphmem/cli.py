@@ -6,6 +6,8 @@
     graphmem facts Alice --as-of 2024-03-01 --known-at "last Tuesday"
     graphmem timeline Alice --output timeline.png   # a picture of valid time
     graphmem export --format graphml --output graph.graphml
+    graphmem serve &                                # keep store and model loaded: the
+    graphmem ask "where do I live now?"             # read verbs then answer through it
 
 Common options (before or after the verb): ``--store PATH|URI`` (env
 ``GRAPHMEM_STORE``, default ``./graphmem.db``; a ``neo4j://``/``bolt://`` URI opens
@@ -13,7 +15,8 @@ Neo4j, with ``GRAPHMEM_NEO4J_USER``/``GRAPHMEM_NEO4J_PASSWORD``), ``--scope`` (e
 ``GRAPHMEM_SCOPE``, default ``default``), ``--tz`` (env ``GRAPHMEM_TZ``: the zone of
 dates written without an offset, default UTC), ``--no-embed`` (env
 ``GRAPHMEM_EMBEDDER=none``: no embedding model, keyword and graph search only),
-``--json`` (machine-readable output) and ``--debug`` (tracebacks).
+``--no-service`` (open the store here even while ``graphmem serve`` holds it), ``--json``
+(machine-readable output) and ``--debug`` (tracebacks).
 
 Times (``--as-of``, ``--known-at``, ``--from``...) are ISO dates or natural phrases
 ("yesterday", "last March", "3 days ago"), read against the current time.
@@ -30,13 +33,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.resources
 import importlib.util
 import json
 import os
 import re
 import sys
-import tempfile
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, is_dataclass
@@ -45,7 +46,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graphmem.errors import GraphmemError, InvalidStoreError, InvalidTimeError
-from graphmem.model import DEFAULT_SCOPE, Fact
 from graphmem.time.instant import format_instant, is_infinite, now
 
 if TYPE_CHECKING:
@@ -53,11 +53,17 @@ if TYPE_CHECKING:
 
     from graphmem.answer import Answer
     from graphmem.memory import Memory
+    from graphmem.model import Fact
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_STORE = "graphmem.db"
 DEMO_SCOPE = "demo"
 DEMO_SPEAKER = "Sam"
+# Verbs a running ``graphmem serve`` of the same store answers (the same objects come
+# back and are rendered here by the same code); the others open the store themselves.
+SERVICE_VERBS = frozenset(
+    {"ask", "search", "facts", "timeline", "history", "changes", "stats", "entities", "load"}
+)
 _LINE_FORMATS = ("jsonl", "facts-jsonl", "facts-csv", "whatsapp", "transcript")
 
 
@@ -68,6 +74,13 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{self.prog}: error: {message} (see '{self.prog} --help')")
+
+    def format_help(self) -> str:
+        # An epilog may be a function: built only when help is shown (load's lists every
+        # format, and importing the loaders for it would slow every command's start).
+        if callable(self.epilog):
+            self.epilog = self.epilog()
+        return super().format_help()
 
 
 # -- the parser ---------------------------------------------------------------------------
@@ -97,6 +110,11 @@ def _common() -> argparse.ArgumentParser:
         "--no-embed",
         action="store_true",
         help="no embedding model: keyword and graph search only (faster)",
+    )
+    group.add_argument(
+        "--no-service",
+        action="store_true",
+        help="open the store here even if 'graphmem serve' holds it (env GRAPHMEM_NO_SERVICE=1)",
     )
     group.add_argument("--json", action="store_true", help="machine-readable JSON output")
     group.add_argument("--debug", action="store_true", help="show tracebacks on errors")
@@ -139,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = verb("load", cmd_load, "load conversation logs or fact files (format auto-detected)")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--format", help="force a format (listed below; examples: graphmem formats)")
-    p.formatter_class, p.epilog = argparse.RawDescriptionHelpFormatter, _formats_epilog()
+    p.formatter_class, p.epilog = argparse.RawDescriptionHelpFormatter, _formats_epilog
     p.add_argument(
         "--extractor",
         choices=("rules", "frames", "llm", "none"),
@@ -285,6 +303,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = verb("demo", cmd_demo, "load a sample conversation and answer time-scoped questions")
     p.add_argument("--keep", action="store_true", help="keep the temporary store afterwards")
 
+    p = verb("serve", cmd_serve, "keep the store and the model loaded; answer over HTTP")
+    p.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)"
+    )
+    p.add_argument("--port", type=int, default=0, help="port (default 0: a free one, see below)")
+    p.add_argument(
+        "--token",
+        help="bearer token clients must send (env GRAPHMEM_TOKEN; default: a random one, "
+        "kept in the store's .serve.json file; required for a --host other than loopback)",
+    )
+    p.epilog = (
+        "The address and token go in STORE.serve.json (mode 0600) while it runs; ask, "
+        "search, facts, timeline, history, changes, stats, entities and load on the same "
+        "store then go through it (--no-service: not). API docs at http://HOST:PORT/docs."
+    )
+
     p = verb("mcp", cmd_mcp, "serve the memory tools over MCP (stdio)")
     p.add_argument("--speaker", help="who 'I/my' is in questions (default 'user')")
     p.add_argument("--allow-erase", action="store_true", help="also expose the erase tool")
@@ -330,6 +364,8 @@ class Ctx:
     """What a verb works with: resolved options, the store, the consoles."""
 
     def __init__(self, args: argparse.Namespace):
+        from graphmem.model import DEFAULT_SCOPE  # here: --help and --version go without
+
         self.args = args
         self.json = bool(getattr(args, "json", False))
         self.debug = bool(getattr(args, "debug", False))
@@ -352,6 +388,10 @@ class Ctx:
         self.no_embed = bool(getattr(args, "no_embed", False)) or (
             os.environ.get("GRAPHMEM_EMBEDDER", "").lower() in ("none", "off", "0")
         )
+        self.no_service = bool(getattr(args, "no_service", False)) or (
+            os.environ.get("GRAPHMEM_NO_SERVICE", "").lower() in ("1", "true", "yes")
+        )
+        self.owner = getattr(args, "owner", None) or os.environ.get("GRAPHMEM_OWNER") or None
         self.now = now()
         self._memory: Memory | None = None
         self._out: Console | None = None
@@ -421,6 +461,10 @@ class Ctx:
 
     def memory(self, *, must_exist: bool = False) -> Memory:
         if self._memory is None:
+            remote = self._service()
+            if remote is not None:  # it has the same verbs; typed as what it stands for
+                self._memory = remote  # type: ignore[assignment]
+                return self._memory  # type: ignore[return-value]
             from graphmem.memory import Memory
             from graphmem.store import NEO4J_SCHEMES
 
@@ -431,11 +475,26 @@ class Ctx:
                     f"no store at {self.store} (create one with 'graphmem load' or "
                     "'graphmem remember', or point --store / GRAPHMEM_STORE at one)"
                 )
-            owner = getattr(self.args, "owner", None) or os.environ.get("GRAPHMEM_OWNER") or None
             self._memory = Memory.open(
-                self.store, tz=self.tz, embedder=self.embedder(), owner=owner
+                self.store, tz=self.tz, embedder=self.embedder(), owner=self.owner
             )
         return self._memory
+
+    def _service(self) -> Any:
+        """The running service of this store, for a verb it answers exactly as this
+        process would (same tz, vectors on or off; a load with the same owner and a
+        named extractor), else None."""
+        command = getattr(self.args, "command", None)
+        if self.no_service or command not in SERVICE_VERBS:
+            return None
+        if command == "load" and getattr(self.args, "extractor", None) == "llm":
+            return None  # the LLM extractor's settings are this shell's environment
+        from graphmem.service.client import connect
+
+        remote = connect(self.store, owner=self.owner, tz=self.tz, embed=not self.no_embed)
+        if remote is not None and command == "load" and remote.service_owner != self.owner:
+            return None  # a load names the owner's log names as their aliases: keep ours
+        return remote
 
     def close(self) -> None:
         if self._memory is not None:
@@ -1133,7 +1192,7 @@ def cmd_stats(ctx: Ctx, args: argparse.Namespace) -> int:
     # --scope (or GRAPHMEM_SCOPE) given: that scope alone, no other scope's name or counts
     explicit = getattr(args, "scope", None) or os.environ.get("GRAPHMEM_SCOPE")
     stats = dict(memory.stats(scope=explicit or None))
-    scopes = memory.backend.scopes()
+    scopes = memory.scopes()
     if explicit:
         scopes = [s for s in scopes if s == explicit]
     if ctx.json:
@@ -1213,16 +1272,72 @@ def cmd_entities(ctx: Ctx, args: argparse.Namespace) -> int:
     return EXIT_OK if entities else _unknown_scope(ctx, memory, named=False)
 
 
+def cmd_serve(ctx: Ctx, args: argparse.Namespace) -> int:
+    from graphmem.service.server import is_loopback, serve, warm_up
+    from graphmem.service.state import state_path
+
+    token = args.token or os.environ.get("GRAPHMEM_TOKEN") or None
+    if not is_loopback(args.host) and not token:
+        raise UsageError(
+            f"graphmem serve: error: --host {args.host} is reachable from other machines: "
+            "give --token TOKEN (or GRAPHMEM_TOKEN), or bind 127.0.0.1"
+        )
+    if not 0 <= args.port < 65536:
+        raise UsageError("graphmem serve: error: --port must be 0..65535")
+    missing = [m for m in ("fastapi", "uvicorn") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise GraphmemError(
+            f"graphmem serve needs {' and '.join(missing)}: pip install 'graphmem[serve]'"
+        )
+    running = _any_service(ctx.store)
+    if running is not None:
+        raise GraphmemError(f"a service already serves {ctx.store} at {running} (stop it first)")
+    memory = ctx.memory()
+    warm_up(memory)  # the model loads now, not on the first question
+
+    def ready(info: Any) -> None:
+        if ctx.json:
+            ctx.emit({"store": ctx.store, "url": info.url, "pid": info.pid,
+                      "state": str(state_path(ctx.store))})  # fmt: skip
+            sys.stdout.flush()
+        else:
+            ctx.err.print(_shown(
+                f"graphmem serve: {ctx.store} at {info.url} (API docs {info.url}/docs); "
+                f"address and token in {state_path(ctx.store)}; Ctrl-C stops"
+            ), soft_wrap=True)  # fmt: skip
+
+    serve(memory, store=ctx.store, host=args.host, port=args.port, token=token, ready=ready)
+    return EXIT_OK
+
+
+def _any_service(store: str) -> str | None:
+    """The address of a live service of ``store`` whatever its settings, else None."""
+    from graphmem.service.state import read_state
+
+    info = read_state(store)
+    return info.url if info is not None else None
+
+
 def cmd_mcp(ctx: Ctx, args: argparse.Namespace) -> int:
     from graphmem.tools import serve_mcp
 
-    memory = ctx.memory()
+    remote = None
+    if not ctx.no_service:  # a running service: the tools run there, on its store
+        from graphmem.service.client import connect
+
+        remote = connect(ctx.store, owner=ctx.owner, tz=ctx.tz, embed=not ctx.no_embed)
+        if remote is not None and remote.service_owner != ctx.owner:
+            remote = None  # remember resolves "I" with the owner: keep ours
+    memory = remote or ctx.memory()
+    speaker = _speaker(args) or memory.owner or "user"
     serve_mcp(
-        memory,
+        memory,  # type: ignore[arg-type]
         scope=ctx.scope,
-        speaker=_speaker(args) or memory.owner or "user",
+        speaker=speaker,
         allow_erase=args.allow_erase,
-    )
+        dispatch=remote.tool_dispatch(scope=ctx.scope, speaker=speaker,
+                                      allow_erase=args.allow_erase) if remote else None,
+    )  # fmt: skip
     return EXIT_OK
 
 
@@ -1248,6 +1363,8 @@ def _demo_store(ctx: Ctx, keep: bool) -> Iterator[str]:
     if ctx.store_given:
         yield ctx.store
         return
+    import tempfile
+
     folder = tempfile.mkdtemp(prefix="graphmem-demo-")
     try:
         yield os.path.join(folder, "demo.db")
@@ -1260,6 +1377,8 @@ def _demo_store(ctx: Ctx, keep: bool) -> Iterator[str]:
 
 def cmd_demo(ctx: Ctx, args: argparse.Namespace) -> int:
     scope = getattr(args, "scope", None) or DEMO_SCOPE
+    import importlib.resources  # here: every other verb starts without it
+
     data = importlib.resources.files("graphmem") / "data" / "demo_conversation.jsonl"
     with _demo_store(ctx, args.keep) as store, importlib.resources.as_file(data) as log:
         ctx.store = store

@@ -18,7 +18,7 @@ import os
 import time
 from collections.abc import Iterable, Sequence
 from datetime import datetime, tzinfo
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from graphmem.answer import Answer
 from graphmem.answer import ask as ask_question
@@ -29,8 +29,6 @@ from graphmem.extraction.secrets import contains_secret, redact
 from graphmem.history import changes as change_view
 from graphmem.history import status_of
 from graphmem.history import timeline as timeline_view
-from graphmem.ingest import LoadReport
-from graphmem.ingest import load as load_log
 from graphmem.model import (
     DEFAULT_SCOPE,
     CandidateFact,
@@ -53,6 +51,9 @@ from graphmem.store.writes import WriteGroup, WriteResult, as_operation, plan_wr
 from graphmem.time.bounds import ALWAYS, Changes, TemporalBounds, point
 from graphmem.time.instant import NEG_INF, POS_INF, TimeLike, now, to_instant
 from graphmem.time.interval import Interval
+
+if TYPE_CHECKING:
+    from graphmem.ingest import LoadReport
 
 When = TimeLike | None
 WRITE_ATTEMPTS = 3
@@ -753,6 +754,10 @@ class Memory:
         >>> mem.ask("Where do I work?", speaker="Bob", scope="bob").answer
         'Acme (since 2024-05-02)'
         """
+        # here, not at the top: loading brings the extractors, whose patterns take about
+        # a second to compile, and a process that only reads never needs them
+        from graphmem.ingest import load as load_log
+
         _check_text(scope, "scope")
         _check_count(batch_size, "batch_size")
         if extractor in ("rules", "frames"):

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -392,10 +393,21 @@ def _dispatch(memory: Memory, name: str, args: Any, *, scope: str, speaker: str)
 # -- MCP -------------------------------------------------------------------------------------
 
 
+Dispatch = Callable[[str, dict[str, Any]], dict[str, Any]]  # (tool name, arguments) -> result
+
+
 def mcp_server(
-    memory: Memory, *, scope: str = DEFAULT_SCOPE, speaker: str = "user", allow_erase: bool = False
+    memory: Memory,
+    *,
+    scope: str = DEFAULT_SCOPE,
+    speaker: str = "user",
+    allow_erase: bool = False,
+    dispatch: Dispatch | None = None,
 ):
-    """A low-level ``mcp`` Server exposing the tools (needs the ``mcp`` package, v2)."""
+    """A low-level ``mcp`` Server exposing the tools (needs the ``mcp`` package, v2).
+    ``dispatch`` runs a tool call elsewhere (``graphmem serve``: see
+    ``graphmem.service.client.RemoteMemory.tool_dispatch``); ``memory`` then only names
+    the predicates (its ``registry``)."""
     try:
         import mcp.types as types
         from mcp.server.lowlevel import Server
@@ -415,14 +427,17 @@ def mcp_server(
         )
 
     async def call(ctx, params):  # noqa: ARG001
-        result = call_tool(
-            memory,
-            params.name,
-            params.arguments or {},
-            scope=scope,
-            speaker=speaker,
-            allow_erase=allow_erase,
-        )
+        if dispatch is not None:
+            result = dispatch(params.name, params.arguments or {})
+        else:
+            result = call_tool(
+                memory,
+                params.name,
+                params.arguments or {},
+                scope=scope,
+                speaker=speaker,
+                allow_erase=allow_erase,
+            )
         text = json.dumps(result, ensure_ascii=False)
         return types.CallToolResult(
             content=[types.TextContent(text=text)],
@@ -452,13 +467,20 @@ def _version() -> str:
 
 
 def serve_mcp(
-    memory: Memory, *, scope: str = DEFAULT_SCOPE, speaker: str = "user", allow_erase: bool = False
+    memory: Memory,
+    *,
+    scope: str = DEFAULT_SCOPE,
+    speaker: str = "user",
+    allow_erase: bool = False,
+    dispatch: Dispatch | None = None,
 ) -> None:
     """Serve the tools over stdio until the client closes the connection."""
     import anyio
     from mcp.server.stdio import stdio_server
 
-    server = mcp_server(memory, scope=scope, speaker=speaker, allow_erase=allow_erase)
+    server = mcp_server(
+        memory, scope=scope, speaker=speaker, allow_erase=allow_erase, dispatch=dispatch
+    )
 
     async def run() -> None:
         async with stdio_server() as (read_stream, write_stream):
