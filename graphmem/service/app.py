@@ -75,6 +75,7 @@ class FactsRequest(BaseModel):
 class TimelineRequest(BaseModel):
     subject: str
     predicate: str | None = None
+    as_of: When = None
     known_at: When = None
     scope: str = DEFAULT_SCOPE
 
@@ -82,6 +83,8 @@ class TimelineRequest(BaseModel):
 class HistoryRequest(BaseModel):
     subject: str
     predicate: str | None = None
+    as_of: When = None
+    known_at: When = None
     scope: str = DEFAULT_SCOPE
 
 

@@ -151,19 +151,20 @@ class RemoteMemory:
                           as_of=_when(as_of), known_at=_when(known_at), scope=scope)  # fmt: skip
         return [Fact.model_validate(row) for row in data]
 
-    def timeline(self, subject: str, predicate: str | None = None, *, known_at: When = None,
-                 scope: str = DEFAULT_SCOPE) -> list[TimelineEntry]:  # fmt: skip
+    def timeline(self, subject: str, predicate: str | None = None, *, as_of: When = None,
+                 known_at: When = None, scope: str = DEFAULT_SCOPE) -> list[TimelineEntry]:  # fmt: skip
         from graphmem.model import TimelineEntry
 
-        data = self._post("/timeline", subject=subject, predicate=predicate,
+        data = self._post("/timeline", subject=subject, predicate=predicate, as_of=_when(as_of),
                           known_at=_when(known_at), scope=scope)  # fmt: skip
         return [TimelineEntry.model_validate(entry) for entry in data]
 
-    def history(self, subject: str, predicate: str | None = None, *,
-                scope: str = DEFAULT_SCOPE) -> list[tuple[Fact, str]]:  # fmt: skip
+    def history(self, subject: str, predicate: str | None = None, *, as_of: When = None,
+                known_at: When = None, scope: str = DEFAULT_SCOPE) -> list[tuple[Fact, str]]:  # fmt: skip
         from graphmem.model import Fact
 
-        data = self._post("/history", subject=subject, predicate=predicate, scope=scope)
+        data = self._post("/history", subject=subject, predicate=predicate, as_of=_when(as_of),
+                          known_at=_when(known_at), scope=scope)  # fmt: skip
         return [(Fact.model_validate(row["fact"]), row["status"]) for row in data]
 
     def changes(self, since: When, until: When = None, *,
