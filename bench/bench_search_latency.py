@@ -125,8 +125,8 @@ def queries(n_people: int, count: int, seed: int = 5) -> list[tuple[str, dict]]:
 def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict:
     from graphmem import CandidateFact, Memory
     from graphmem.model import text_owner
-    from graphmem.retrieval import vector_index
     from graphmem.retrieval.embedder import default_embedder
+    from graphmem.store.embedded import vector_index
     from graphmem.time.instant import POS_INF, to_instant
 
     out: dict = {"facts": n, "queries": n_queries}

@@ -51,6 +51,7 @@ class Memory(Protocol):
 
     def search(self, query: str, **options: Any) -> SearchResult: ...
 
+
 if TYPE_CHECKING:
     from graphmem.question import Reading
 

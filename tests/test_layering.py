@@ -131,3 +131,20 @@ def test_the_facade_is_not_imported_below_it() -> None:
              "graphmem.extraction", "graphmem.history", "graphmem.staleness")  # fmt: skip
     assert [m for m in below for t in IMPORTS if _under(t, m)
             if "graphmem.memory" in IMPORTS[t]] == []  # fmt: skip
+
+
+def test_the_backends_own_their_indexes_and_know_nothing_above_the_store() -> None:
+    above = ("graphmem.retrieval", "graphmem.extraction", "graphmem.memory", "graphmem.answer",
+             "graphmem.ingest", "graphmem.cli", "graphmem.service")  # fmt: skip
+    assert _offenders("graphmem.store", above) == []
+
+
+def test_retrieval_reads_the_store_through_its_protocol_only() -> None:
+    allowed = ("graphmem.store.protocol", "graphmem.store.words")
+    assert [
+        f"{m} imports {t}"
+        for m, targets in IMPORTS.items()
+        if _under(m, "graphmem.retrieval")
+        for t in targets
+        if _under(t, "graphmem.store") and not any(_under(t, a) for a in allowed)
+    ] == []

@@ -45,8 +45,8 @@ from pydantic import BaseModel, ConfigDict
 from graphmem.history import status_of
 from graphmem.model import Episode, Fact, FactStatus
 from graphmem.retrieval.embedder import Embedder
-from graphmem.retrieval.keyword_index import tokenize
 from graphmem.store.protocol import Backend, RowQuery
+from graphmem.store.words import tokenize
 from graphmem.time.bounds import ALWAYS, TemporalBounds
 from graphmem.time.instant import POS_INF
 from graphmem.time.interval import Interval

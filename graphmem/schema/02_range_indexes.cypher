@@ -1,5 +1,5 @@
 // graphmem Neo4j schema, part 2: range indexes on scope, keys and the four time properties.
-// Fact rows are :Fact nodes (see graphmem/store/neo4j.py for why), so one label carries
+// Fact rows are :Fact nodes (see graphmem/store/neo4j/__init__.py for why), so one label carries
 // every index whatever the predicate. Times are Neo4j DateTime in UTC; open ends are the
 // sentinels 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z, never null.
 

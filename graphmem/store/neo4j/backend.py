@@ -17,6 +17,7 @@ from typing import Any
 from graphmem.errors import GraphmemError, StoreError, TransientStoreError
 from graphmem.model import Entity, Episode, Fact, normalise_name
 from graphmem.predicates import Predicate
+from graphmem.store.integrity import overlapping_beliefs
 from graphmem.store.neo4j.codecs import (
     entity_from,
     entity_label,
@@ -507,15 +508,13 @@ class Neo4jBackend:
         """Problems found (empty when healthy): the row invariants the embedded store
         checks, plus the graph's shape (each row linked to its entities and mirrored by its
         direct relationship, DateTime times, scope on every node and relationship)."""
-        from graphmem.store.embedded import _overlapping_beliefs
-
         problems = []
         families: dict[Family, list[Fact]] = defaultdict(list)
         for r in self._read(CHECK_ROWS):
             row = fact_from(r["row"])
             families[(row.scope, row.subject_id, row.predicate)].append(row)
         for family, rows in families.items():
-            problems += _overlapping_beliefs(family, sorted(rows, key=lambda r: r.valid_from))
+            problems += overlapping_beliefs(family, sorted(rows, key=lambda r: r.valid_from))
         for r in self._read(CHECK_STRUCTURE, time_fields=list(TIME_FIELDS)):
             problems.append(
                 f"row {r['id']}: {r['subjects']} subject links, {r['objects']} object links, "

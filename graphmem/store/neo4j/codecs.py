@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 
 from graphmem.model import Entity, Episode, Fact, Provenance, normalise_name
-from graphmem.retrieval.keyword_index import STOPWORDS
 from graphmem.store.neo4j.cypher import (
     FACT_FIELDS,
     RESERVED_LABELS,
@@ -18,6 +17,7 @@ from graphmem.store.neo4j.cypher import (
     TIME_FIELDS,
 )  # fmt: skip
 from graphmem.store.protocol import Event
+from graphmem.store.words import STOPWORDS
 from graphmem.time.instant import format_instant, is_infinite
 
 # -- values ------------------------------------------------------------------------------

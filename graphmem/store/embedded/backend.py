@@ -30,7 +30,8 @@ import numpy as np
 from graphmem.errors import StoreError
 from graphmem.model import Entity, Episode, Fact, Provenance, normalise_name, text_owner
 from graphmem.predicates import Predicate
-from graphmem.retrieval.search_table import SearchTable
+from graphmem.store.embedded.search_table import SearchTable
+from graphmem.store.integrity import overlapping_beliefs
 from graphmem.store.protocol import (
     Erased,
     Erasure,
@@ -42,7 +43,7 @@ from graphmem.store.protocol import (
     WriteBatch,
 )
 from graphmem.time.bitemporal import Clock
-from graphmem.time.bounds import Changes, TemporalBounds
+from graphmem.time.bounds import Changes
 from graphmem.time.instant import NEG_INF, POS_INF, from_micros, to_micros
 
 _LITERAL = ""  # the graph node of literal values (never an entity id)
@@ -759,23 +760,12 @@ class EmbeddedBackend:
             ]
             for family, ids in self._family.items():
                 rows = sorted((self._rows[i] for i in ids), key=lambda r: r.valid_from)
-                problems += _overlapping_beliefs(family, rows)
+                problems += overlapping_beliefs(family, rows)
         return problems
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
-
-
-def _overlapping_beliefs(family: Family, rows: list[Fact]) -> list[str]:
-    """Rows of one functional family believed at the same time must not overlap in valid time.
-    (Set-valued families are checked per object.)"""
-    problems = []
-    for i, a in enumerate(rows):
-        for b in rows[i + 1 :]:
-            if a.object_id == b.object_id and TemporalBounds.of_row(a).admits(b):
-                problems.append(f"{family}: rows {a.id} and {b.id} overlap")
-    return problems
 
 
 def _matches(row: Fact, q: RowQuery) -> bool:

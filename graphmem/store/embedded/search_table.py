@@ -14,8 +14,8 @@ from datetime import datetime
 
 import numpy as np
 
-from graphmem.retrieval.keyword_index import KeywordIndex
-from graphmem.retrieval.vector_index import VectorIndex
+from graphmem.store.embedded.keyword_index import KeywordIndex
+from graphmem.store.embedded.vector_index import VectorIndex
 from graphmem.time.bounds import TemporalBounds
 from graphmem.time.instant import to_micros
 
