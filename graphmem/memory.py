@@ -1,5 +1,9 @@
 """``Memory``: the one object users touch.
 
+(Over 500 lines: one class with one method per verb of the library, each a docstring
+with an example, argument checks and one call into the store, the planner, retrieval,
+answering or loading; the logic lives in those modules.)
+
 >>> import tempfile, os
 >>> from datetime import datetime, timezone
 >>> mem = Memory.open(os.path.join(tempfile.mkdtemp(), "memory.db"))

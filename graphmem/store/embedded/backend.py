@@ -1,5 +1,8 @@
 """The embedded default backend: a networkx graph in memory, durable in one SQLite file.
 
+(Over 500 lines: one class, one method per protocol verb plus the in-memory mirror it
+keeps in step; the SQL schema and codecs are in ``sqlite.py``, the indexes beside it.)
+
 SQLite (WAL mode) holds the truth: the event log, the rows, entities, episodes,
 embeddings and each scope's clock. Every write is one SQLite transaction, so a crash
 leaves either all of a call or none of it. The process keeps a ``MultiDiGraph`` of
@@ -15,7 +18,6 @@ and catches up incrementally when another process commits (``PRAGMA data_version
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 import sqlite3
@@ -28,9 +30,20 @@ import networkx as nx
 import numpy as np
 
 from graphmem.errors import StoreError
-from graphmem.model import Entity, Episode, Fact, Provenance, normalise_name, text_owner
+from graphmem.model import Entity, Episode, Fact, normalise_name, text_owner
 from graphmem.predicates import Predicate
 from graphmem.store.embedded.search_table import SearchTable
+from graphmem.store.embedded.sqlite import (
+    EPISODE_COLUMNS,
+    LITERAL,
+    ROW_COLUMNS,
+    SCHEMA,
+    SCHEMA_VERSION,
+    episode_from_row,
+    fact_from_row,
+    fact_params,
+    key_where,
+)
 from graphmem.store.integrity import overlapping_beliefs
 from graphmem.store.protocol import (
     Erased,
@@ -45,122 +58,6 @@ from graphmem.store.protocol import (
 from graphmem.time.bitemporal import Clock
 from graphmem.time.bounds import Changes
 from graphmem.time.instant import NEG_INF, POS_INF, from_micros, to_micros
-
-_LITERAL = ""  # the graph node of literal values (never an entity id)
-
-SCHEMA_VERSION = "2"  # 2: rows.change_point
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS clock (
-  scope TEXT PRIMARY KEY, requested INTEGER NOT NULL, assigned INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS events (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL, recorded_at INTEGER NOT NULL,
-  op TEXT NOT NULL, subject_id TEXT, predicate TEXT, object_id TEXT,
-  payload TEXT NOT NULL, row_ids TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS events_subject ON events(scope, subject_id);
-CREATE TABLE IF NOT EXISTS entities (
-  id TEXT PRIMARY KEY, scope TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
-  aliases TEXT NOT NULL, changed INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS entities_changed ON entities(changed);
-CREATE TABLE IF NOT EXISTS rows (
-  id TEXT PRIMARY KEY, fact_id TEXT NOT NULL, scope TEXT NOT NULL,
-  subject TEXT NOT NULL, subject_id TEXT NOT NULL, predicate TEXT NOT NULL,
-  object TEXT NOT NULL, object_id TEXT, text TEXT NOT NULL,
-  valid_from INTEGER NOT NULL, valid_to INTEGER NOT NULL,
-  recorded_at INTEGER NOT NULL, expired_at INTEGER NOT NULL, expired_by TEXT,
-  provenance TEXT NOT NULL, confidence REAL NOT NULL, change_point INTEGER NOT NULL,
-  changed INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS rows_family ON rows(scope, subject_id, predicate);
-CREATE INDEX IF NOT EXISTS rows_changed ON rows(changed);
-CREATE TABLE IF NOT EXISTS episodes (
-  id TEXT PRIMARY KEY, scope TEXT NOT NULL, session TEXT NOT NULL, turn INTEGER,
-  speaker TEXT NOT NULL, role TEXT, text TEXT NOT NULL, timestamp INTEGER NOT NULL,
-  source TEXT, changed INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS episodes_scope ON episodes(scope, session, timestamp);
-CREATE INDEX IF NOT EXISTS episodes_changed ON episodes(changed);
-CREATE TABLE IF NOT EXISTS embeddings (
-  owner_id TEXT PRIMARY KEY, vector BLOB NOT NULL, changed INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS embeddings_changed ON embeddings(changed);
--- The ids of erased turns, nothing else: loading the same log again skips them.
-CREATE TABLE IF NOT EXISTS erased_episodes (id TEXT PRIMARY KEY, scope TEXT NOT NULL);
--- Predicates a user declared (scope-free: a predicate means the same in every scope).
-CREATE TABLE IF NOT EXISTS predicates (
-  name TEXT PRIMARY KEY, functional INTEGER NOT NULL, object_kind TEXT NOT NULL,
-  subject_type TEXT NOT NULL, object_type TEXT NOT NULL, phrase TEXT NOT NULL,
-  description TEXT NOT NULL);
-"""
-
-_ROW_COLUMNS = (
-    "id, fact_id, scope, subject, subject_id, predicate, object, object_id, text, "
-    "valid_from, valid_to, recorded_at, expired_at, expired_by, provenance, confidence, "
-    "change_point"
-)
-
-
-@functools.lru_cache(maxsize=4096)
-def _provenance(text: str) -> Provenance:
-    # Many rows share a provenance (one turn, one loader): parse each distinct one once.
-    return Provenance.model_validate_json(text)
-
-
-def _row_to_fact(r: tuple) -> Fact:
-    return Fact.model_construct(
-        id=r[0],
-        fact_id=r[1],
-        scope=r[2],
-        subject=r[3],
-        subject_id=r[4],
-        predicate=r[5],
-        object=r[6],
-        object_id=r[7],
-        text=r[8],
-        valid_from=from_micros(r[9]),
-        valid_to=from_micros(r[10]),
-        recorded_at=from_micros(r[11]),
-        expired_at=from_micros(r[12]),
-        expired_by=r[13],
-        provenance=_provenance(r[14]),
-        confidence=r[15],
-        change_point=bool(r[16]),
-    )
-
-
-def _fact_params(f: Fact, changed: int) -> tuple:
-    return (
-        f.id, f.fact_id, f.scope, f.subject, f.subject_id, f.predicate, f.object, f.object_id,
-        f.text, to_micros(f.valid_from), to_micros(f.valid_to), to_micros(f.recorded_at),
-        to_micros(f.expired_at), f.expired_by, f.provenance.model_dump_json(exclude_defaults=True),
-        f.confidence, int(f.change_point), changed,
-    )  # fmt: skip
-
-
-_EPISODE_COLUMNS = "id, scope, session, turn, speaker, role, text, timestamp, source"
-
-
-def _key_where(
-    scope: str, subject_id: str, predicate: str | None, object_id: str | None
-) -> tuple[str, list]:
-    """The rows (or events) of an erased key: SQL and its parameters. A whole subject
-    also takes every fact that points at it."""
-    where, params = "scope=? AND subject_id=?", [scope, subject_id]
-    if predicate is not None:
-        where += " AND predicate=?"
-        params.append(predicate)
-    if object_id is not None:
-        where += " AND object_id=?"
-        params.append(object_id)
-    elif predicate is None:
-        where = f"({where}) OR (scope=? AND object_id=?)"
-        params += [scope, subject_id]
-    return f"({where})", params
-
-
-def _episode_from_row(r: tuple) -> Episode:
-    return Episode.model_construct(
-        id=r[0], scope=r[1], session=r[2], turn=r[3], speaker=r[4], role=r[5], text=r[6],
-        timestamp=from_micros(r[7]), source=r[8], embedding=None,
-    )  # fmt: skip
 
 
 class EmbeddedBackend:
@@ -180,7 +77,7 @@ class EmbeddedBackend:
             self._db.execute("PRAGMA busy_timeout=60000")
             # Erased content is overwritten, not just unlinked (privacy; see erase()).
             self._db.execute("PRAGMA secure_delete=ON")
-            self._db.executescript(_SCHEMA)
+            self._db.executescript(SCHEMA)
             self._db.execute("BEGIN IMMEDIATE")
             self._check_version()
             self._db.execute("COMMIT")
@@ -254,15 +151,15 @@ class EmbeddedBackend:
         # A record no graphmem wrote (a damaged or hand-edited file) is left out and
         # reported by integrity_check: it never stops the store opening.
         for r in self._db.execute(
-            f"SELECT {_ROW_COLUMNS} FROM rows WHERE changed > ? ORDER BY changed", (seen,)
+            f"SELECT {ROW_COLUMNS} FROM rows WHERE changed > ? ORDER BY changed", (seen,)
         ):
             with self._unless_damaged("row", r[0]):
-                self._index_row(_row_to_fact(r), vectors)
+                self._index_row(fact_from_row(r), vectors)
         for r in self._db.execute(
-            f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE changed > ?", (seen,)
+            f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE changed > ?", (seen,)
         ):
             with self._unless_damaged("episode", r[0]):
-                self._index_episode(_episode_from_row(r), vectors)
+                self._index_episode(episode_from_row(r), vectors)
         for ident, scope, name, type_, aliases in self._db.execute(
             "SELECT id, scope, name, type, aliases FROM entities WHERE changed > ?", (seen,)
         ):
@@ -298,7 +195,7 @@ class EmbeddedBackend:
             self._predicate_rows[(row.scope, row.predicate)].add(row.id)
         # A literal value (no object id, as the model allows) hangs off one shared
         # non-entity node, so every row stays reachable from its subject.
-        self.graph.add_edge(row.subject_id, row.object_id or _LITERAL, key=row.id)
+        self.graph.add_edge(row.subject_id, row.object_id or LITERAL, key=row.id)
         self._queue_search(
             "facts", row.id, scope=row.scope, text=row.text,
             vector=vectors.get(owner) if old is None else None, vector_key=owner,
@@ -370,8 +267,8 @@ class EmbeddedBackend:
             [(to_micros(at), by, change, rid, to_micros(POS_INF)) for rid, at, by in batch.expire],
         )
         db.executemany(
-            f"INSERT INTO rows ({_ROW_COLUMNS}, changed) VALUES ({', '.join('?' * 18)})",
-            [_fact_params(f, change) for f in batch.insert],
+            f"INSERT INTO rows ({ROW_COLUMNS}, changed) VALUES ({', '.join('?' * 18)})",
+            [fact_params(f, change) for f in batch.insert],
         )
         db.executemany(
             "INSERT INTO events (scope, recorded_at, op, subject_id, predicate, object_id, "
@@ -422,7 +319,7 @@ class EmbeddedBackend:
         with self._lock:
             with self._exclusive():
                 tombstone = self._stamp(tombstone)
-                keys = [_key_where(scope, *key) for key in erasure.keys]
+                keys = [key_where(scope, *key) for key in erasure.keys]
                 if erasure.row_ids:
                     marks = ",".join("?" * len(erasure.row_ids))
                     keys.append((f"(scope=? AND id IN ({marks}))", [scope, *erasure.row_ids]))
@@ -448,7 +345,7 @@ class EmbeddedBackend:
     def _erase_events(self, scope: str, keys: Sequence[Key], row_ids: set[str]) -> None:
         """The events of the keys, and every event that wrote an erased row."""
         for key in keys:
-            where, params = _key_where(scope, *key)
+            where, params = key_where(scope, *key)
             self._db.execute(f"DELETE FROM events WHERE {where}", params)
         if row_ids:
             wrote = [
@@ -616,7 +513,7 @@ class EmbeddedBackend:
     def episodes(
         self, scope: str, ids: Sequence[str] | None = None, *, session: str | None = None
     ) -> list[Episode]:
-        sql = f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE scope=?"
+        sql = f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE scope=?"
         params: list = [scope]
         if ids is not None:
             sql += f" AND id IN ({','.join('?' * len(ids))})"
@@ -626,7 +523,7 @@ class EmbeddedBackend:
             params.append(session)
         with self._lock:
             rows = self._db.execute(sql + " ORDER BY timestamp, turn", params).fetchall()
-        return [_episode_from_row(r) for r in rows]
+        return [episode_from_row(r) for r in rows]
 
     def existing_episode_ids(self, ids: Sequence[str]) -> set[str]:
         found: set[str] = set()
