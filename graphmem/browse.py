@@ -56,3 +56,25 @@ def entity_history(scope: str, name: str) -> str:
         f"MATCH (s:Entity {{scope: {_quote(scope)}, name: {_quote(name)}}})-[r]-(o:Entity)\n"
         "RETURN s, r, o"
     )
+
+
+def browser_url(store: str, http: str | None = None) -> str | None:
+    """Neo4j Browser's address for a Neo4j store URI, connected to that server (the HTTP
+    address from ``http``, else ``$GRAPHMEM_NEO4J_HTTP``, else port 7474 on the host);
+    ``None`` for an embedded store (push it into Neo4j first).
+
+    >>> browser_url("bolt://127.0.0.1:7687", http="http://127.0.0.1:7474")
+    'http://127.0.0.1:7474/browser/?dbms=neo4j://127.0.0.1:7687&preselectAuthMethod=NATIVE'
+    >>> browser_url("memory.db") is None
+    True
+    """
+    import os
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(store)
+    if parts.scheme not in ("bolt", "neo4j", "bolt+s", "neo4j+s", "bolt+ssc", "neo4j+ssc"):
+        return None
+    host = parts.hostname or "127.0.0.1"
+    base = (http or os.environ.get("GRAPHMEM_NEO4J_HTTP") or f"http://{host}:7474").rstrip("/")
+    dbms = f"neo4j://{host}:{parts.port or 7687}"
+    return f"{base}/browser/?dbms={dbms}&preselectAuthMethod=NATIVE"

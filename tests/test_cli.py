@@ -510,3 +510,19 @@ def test_load_help_lists_the_formats_and_formats_gives_an_example_that_loads(cli
             assert turn.text == "I moved to Berlin." and turn.timestamp.year == 2024
     text = cli("formats").stdout
     assert all(name in text for name in FORMATS) and '"I moved to Berlin."' in text
+
+
+def test_browse_prints_the_browser_address_and_the_queries_for_the_scope(cli):
+    """The address agrees with scripts/neo4j/start.sh's; the queries are graphmem.browse's."""
+    from graphmem.browse import entity_history, graph_on
+
+    uri, http = "bolt://127.0.0.1:7687", "http://127.0.0.1:7474"
+    shown = cli.json("--store", uri, "--scope", "demo", "browse", "--as-of", "2024-03-01",
+                     "--entity", "Sam", GRAPHMEM_NEO4J_HTTP=http)  # fmt: skip
+    assert shown["url"] == f"{http}/browser/?dbms=neo4j://127.0.0.1:7687&preselectAuthMethod=NATIVE"
+    assert shown["queries"]["on 2024-03-01"] == graph_on("demo", "2024-03-01")
+    assert shown["queries"]["history of Sam"] == entity_history("demo", "Sam")
+    text = cli("--store", uri, "--scope", "demo", "browse", GRAPHMEM_NEO4J_HTTP=http)
+    assert shown["url"] in text.stdout.splitlines()[0]  # one line, to copy
+    embedded = cli("--scope", "demo", "browse").stdout
+    assert "graphmem push" in embedded and "MATCH" in embedded

@@ -10,6 +10,7 @@ from graphmem.cli.context import UsageError
 from graphmem.cli.demo import cmd_demo
 from graphmem.cli.reads import (
     cmd_ask,
+    cmd_browse,
     cmd_changes,
     cmd_entities,
     cmd_facts,
@@ -264,6 +265,11 @@ def build_parser() -> argparse.ArgumentParser:
         help='how a fact reads, e.g. "{subject} lives at {object}"',
     )
     verb("entities", cmd_entities, "the entities of a scope")
+    p = verb("browse", cmd_browse, "the Neo4j Browser address and the Cypher for this scope")
+    p.add_argument("--as-of", help="also the graph as it was on this date")
+    p.add_argument("--known-at", help="with --as-of: as the store knew it then")
+    p.add_argument("--entity", action="append", metavar="NAME", help="also one entity's history")
+    p.add_argument("--open", action="store_true", help="open the Browser in a web browser")
     p = verb("alias", cmd_alias, "declare other names of one person or thing (never across scopes)")
     p.add_argument("name", help="the name to keep, e.g. the owner 'Maya'")
     p.add_argument("aliases", nargs="+", metavar="ALIAS", help="other names, e.g. 'user' 'Maya K'")

@@ -287,3 +287,37 @@ def cmd_entities(ctx: Ctx, args: argparse.Namespace) -> int:
             table.add_row(e.name, e.type, ", ".join(e.aliases), e.id)
         ctx.out.print(table)
     return EXIT_OK if entities else _unknown_scope(ctx, memory, named=False)
+
+
+def cmd_browse(ctx: Ctx, args: argparse.Namespace) -> int:
+    """The Neo4j Browser address for this store and the Cypher to paste for the scope."""
+    from graphmem.browse import browser_url, entity_history, graph_now, graph_on
+
+    url = browser_url(ctx.store)
+    queries = {"now": graph_now(ctx.scope)}
+    if args.as_of:
+        queries["on " + args.as_of] = graph_on(ctx.scope, args.as_of, known_at=args.known_at)
+    for name in args.entity or ():
+        queries[f"history of {name}"] = entity_history(ctx.scope, name)
+    if ctx.json:
+        ctx.emit({"url": url, "scope": ctx.scope, "queries": queries})
+        return EXIT_OK
+    if url is None:
+        ctx.out.print(
+            f"{ctx.store} is an embedded store: Neo4j Browser shows a Neo4j one. Copy it there "
+            "with 'graphmem push bolt://127.0.0.1:7687' (scripts/neo4j/start.sh starts a "
+            "local Neo4j), then run 'graphmem --store bolt://127.0.0.1:7687 browse'."
+        )
+    else:
+        ctx.out.print(f"Neo4j Browser: {url}", markup=False, highlight=False, soft_wrap=True)
+        ctx.out.print("log in as neo4j with the server's password (cat .neo4j/password)")
+    for title, query in queries.items():
+        ctx.out.print(
+            f"\n// the graph {title}" if not title.startswith("history") else f"\n// {title}"
+        )
+        ctx.out.print(query, markup=False, highlight=False, soft_wrap=True)
+    if url is not None and args.open:
+        import webbrowser
+
+        webbrowser.open(url)
+    return EXIT_OK
