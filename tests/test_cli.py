@@ -29,7 +29,7 @@ def _command() -> list[str]:
 
 def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
-    env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", COLUMNS="200", **extra)
+    env.update({"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "COLUMNS": "200", **extra})
     return env
 
 
@@ -526,3 +526,21 @@ def test_browse_prints_the_browser_address_and_the_queries_for_the_scope(cli):
     assert shown["url"] in text.stdout.splitlines()[0]  # one line, to copy
     embedded = cli("--scope", "demo", "browse").stdout
     assert "graphmem push" in embedded and "MATCH" in embedded
+
+
+@pytest.mark.parametrize(
+    "verb", [("facts", "Sam"), ("history", "Sam"), ("history", "Sam", "lives_in")]
+)
+def test_tables_fit_80_columns_without_breaking_words_and_say_each_rows_status(cli, verb):
+    cli("--no-embed", "--scope", "demo", "load", str(DEMO_LOG))
+    out = cli("--no-embed", "--scope", "demo", *verb, COLUMNS="80").stdout
+    lines = out.splitlines()
+    assert all(len(line) <= 80 for line in lines), out
+    header = next(line for line in lines if "valid from" in line)
+    assert "status" in header and ("predicate" in header or "lives_in" in verb), out
+    rows = [line for line in lines if "2024-" in line or "2019-" in line]
+    assert rows and all(line.split()[-1] in STATUSES for line in rows), out
+    assert "lives_in" in out or "lives_in" in verb
+
+
+STATUSES = {"current", "ended", "superseded", "corrected", "retracted"}

@@ -64,7 +64,7 @@ def cmd_ask(ctx: Ctx, args: argparse.Namespace) -> int:
         ctx.out.print(f"[dim]mode: {shown_text(answer.mode)}[/]")
         if answer.supporting:
             rows = [(f, None) for f in answer.supporting]
-            ctx.out.print(facts_table("supporting facts", rows, recorded=True))
+            ctx.out.print(facts_table("supporting facts", rows, width=ctx.out.width))
     return EXIT_OK if answer.known else _unknown_scope(ctx, memory, named=True)
 
 
@@ -123,7 +123,7 @@ def cmd_facts(ctx: Ctx, args: argparse.Namespace) -> int:
     title += f", true at {short_time(as_of)}" if as_of else ", true now"
     title += f", as known at {short_time(known_at)}" if known_at else ""
     ctx.out.print(
-        facts_table(title, [(r, None) for r in rows], recorded=True)
+        facts_table(title, [(r, None) for r in rows], width=ctx.out.width)
         if rows
         else f"[yellow]no facts[/] ({shown_text(title)})"
     )
@@ -202,7 +202,9 @@ def cmd_history(ctx: Ctx, args: argparse.Namespace) -> int:
         return EXIT_OK if rows else _unknown_scope(ctx, memory, named=True)
     title = f"history of {args.subject}" + (f" {args.predicate}" if args.predicate else "")
     ctx.out.print(
-        facts_table(title, rows) if rows else f"[yellow]nothing recorded[/] ({shown_text(title)})"
+        facts_table(title, rows, width=ctx.out.width)
+        if rows
+        else f"[yellow]nothing recorded[/] ({shown_text(title)})"
     )
     return EXIT_OK if rows else _unknown_scope(ctx, memory, named=True)
 

@@ -16,10 +16,6 @@ if TYPE_CHECKING:
     from graphmem.answer import Answer
     from graphmem.model import Fact
 
-if TYPE_CHECKING:
-    from graphmem.answer import Answer
-    from graphmem.model import Fact
-
 
 # -- rendering ---------------------------------------------------------------------------
 
@@ -47,7 +43,12 @@ def shown_text(value: object) -> str:
     return escape(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(value)))
 
 
-def make_table(title: str | None = None, *columns: str):
+def make_table(
+    title: str | None = None, *columns: str, wrap: Sequence[str] | None = None, tight: bool = False
+):
+    """A table of data cells. Only the columns in ``wrap`` (default: all) may break
+    across lines, between words where they can; the others (dates, statuses, names of
+    predicates) keep their width, so a narrow terminal never cuts "predicate" in two."""
     from rich import box
     from rich.table import Table
     from rich.text import Text
@@ -59,9 +60,12 @@ def make_table(title: str | None = None, *columns: str):
             safe = [Text.from_markup(shown_text(c)) if isinstance(c, str) else c for c in cells]
             super().add_row(*safe, **options)
 
-    table = DataTable(title=title, box=box.SIMPLE_HEAVY, title_justify="left", title_style="bold")
+    table = DataTable(title=title, box=box.SIMPLE_HEAVY, title_justify="left", title_style="bold",
+                      collapse_padding=tight, pad_edge=not tight)  # fmt: skip
     for column in columns:
-        table.add_column(column, overflow="fold")
+        breaks = wrap is None or column in wrap
+        table.add_column(column, overflow="fold" if breaks else "ellipsis", no_wrap=not breaks,
+                         min_width=None if breaks else len(column))  # fmt: skip
     return table
 
 
@@ -95,24 +99,49 @@ def fact_json(row: Fact, status: str | None = None) -> dict[str, Any]:
     return data
 
 
-def facts_table(title: str, rows: Sequence[tuple[Fact, str | None]], *, recorded: bool = True):
-    columns = ["subject", "predicate", "object", "valid from", "valid to"]
+def facts_table(
+    title: str,
+    rows: Sequence[tuple[Fact, str | None]],
+    *,
+    recorded: bool = True,
+    width: int = 80,
+):
+    """Fact rows with their intervals and status (worked out now when not given). A
+    column that says the same on every row (one subject, one predicate, nothing
+    expired) says it once, in the title; under 110 columns times are shown as days."""
+    from graphmem.history import status_of
+    from graphmem.time.instant import now
+
+    at = now()
+    rows = [(row, status or status_of(row, at)) for row, status in rows]
+    day = width < 110
+    when = (
+        (lambda t: short_time(t)[:10] if not is_infinite(t) else short_time(t))
+        if day
+        else short_time
+    )
+    columns: dict[str, Any] = {
+        "subject": lambda r: r.subject,
+        "predicate": lambda r: r.predicate,
+        "object": lambda r: r.object,
+        "valid from": lambda r: when(r.valid_from),
+        "valid to": lambda r: when(r.valid_to),
+    }
     if recorded:
-        columns += ["recorded", "expired"]
-    columns.append("status")
-    table = make_table(title, *columns)
+        columns |= {
+            "recorded": lambda r: when(r.recorded_at),
+            "expired": lambda r: when(r.expired_at),
+        }
+    for name in ("subject", "predicate", "expired"):
+        values = {columns[name](r) for r, _ in rows} if name in columns else set()
+        if len(values) == 1 and len(rows) > 1 or (name == "expired" and values == {"∞"}):
+            (value,) = values
+            if name != "expired" and value not in title:
+                title += f", {name} {value}"
+            del columns[name]
+    table = make_table(title, *columns, "status", wrap=("subject", "object"), tight=day)
     for row, status in rows:
-        cells = [
-            row.subject,
-            row.predicate,
-            row.object,
-            short_time(row.valid_from),
-            short_time(row.valid_to),
-        ]
-        if recorded:
-            cells += [short_time(row.recorded_at), short_time(row.expired_at)]
-        cells.append(status_text(status))
-        table.add_row(*cells)
+        table.add_row(*(render(row) for render in columns.values()), status_text(status))
     return table
 
 
