@@ -47,6 +47,7 @@ from graphmem.model import (
 from graphmem.predicates import BUILTINS, Predicate, PredicateRegistry
 from graphmem.retrieval.embedder import Embedder, default_embedder
 from graphmem.retrieval.hybrid import Retriever, SearchResult, Weights
+from graphmem.retrieval.index_text import episode_index_text
 from graphmem.store import open_backend
 from graphmem.store.protocol import Backend, Erased, Event, RowQuery
 from graphmem.store.writes import WriteGroup, WriteResult, as_operation, plan_write
@@ -313,7 +314,7 @@ class Memory:
                 )
                 owners[text_owner(op.scope, text)] = text
             for episode in group.episodes:
-                owners[episode.id] = episode.text
+                owners[episode.id] = episode_index_text(episode)  # with its speaker
         if not owners:
             return {}
         vectors = self.embedder.embed(list(owners.values()))

@@ -31,6 +31,7 @@ import numpy as np
 from graphmem.errors import StoreError
 from graphmem.model import Entity, Episode, Fact, Provenance, normalise_name, text_owner
 from graphmem.predicates import Predicate
+from graphmem.retrieval.index_text import episode_index_text
 from graphmem.retrieval.search_table import SearchFilter, SearchTable
 from graphmem.store.protocol import (
     ChangeAxis,
@@ -309,7 +310,7 @@ class EmbeddedBackend:
     def _index_episode(self, episode: Episode, vectors: dict[str, np.ndarray]) -> None:
         # An episode is an observation: known from when it was said, about that moment.
         self._queue_search(
-            "episodes", episode.id, scope=episode.scope, text=episode.text,
+            "episodes", episode.id, scope=episode.scope, text=episode_index_text(episode),
             vector=vectors.get(episode.id), vector_key=None,
             valid_from=episode.timestamp, valid_to=POS_INF,
             recorded_at=episode.timestamp, expired_at=POS_INF,

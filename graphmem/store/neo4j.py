@@ -82,6 +82,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,7 @@ import numpy as np
 from graphmem.errors import GraphmemError, StoreError, TransientStoreError
 from graphmem.model import Entity, Episode, Fact, Provenance, normalise_name, text_owner
 from graphmem.predicates import Predicate
+from graphmem.retrieval.index_text import episode_index_text
 from graphmem.retrieval.keyword_index import STOPWORDS
 from graphmem.retrieval.search_table import SearchFilter
 from graphmem.store.protocol import (
@@ -525,7 +527,7 @@ LIMIT $k
 
 _SEARCH_INDEXES = {
     "facts": ("Fact", "fact_embedding", "fact_text"),
-    "episodes": ("Episode", "episode_embedding", "episode_text"),
+    "episodes": ("Episode", "episode_embedding", "episode_search"),
 }
 
 CHECK_STRUCTURE = """
@@ -710,6 +712,34 @@ def _lucene_query(text: str) -> str:
 
 
 # -- schema files ------------------------------------------------------------------------
+
+# Episodes stored before ``search_text`` existed: indexed by their text alone until given
+# it, which opening the store does once (``episode_index_text``, as every write does).
+EPISODES_WITHOUT_SEARCH_TEXT = """
+MATCH (e:Episode) WHERE e.search_text IS NULL
+RETURN e.id AS id, e.speaker AS speaker, e.text AS text LIMIT 5000
+"""
+SET_SEARCH_TEXT = """
+UNWIND $episodes AS x MATCH (e:Episode {id: x.id}) SET e.search_text = x.search_text
+"""
+
+
+def _backfill_search_text(session: Any) -> None:
+    while True:
+        found = [r.data() for r in session.run(EPISODES_WITHOUT_SEARCH_TEXT)]
+        if not found:
+            return
+        episodes = [
+            {"id": r["id"], "search_text": episode_index_text(_SaidBy(r["speaker"], r["text"]))}
+            for r in found
+        ]
+        session.run(SET_SEARCH_TEXT, episodes=episodes).consume()
+
+
+@dataclass(frozen=True)
+class _SaidBy:
+    speaker: str
+    text: str
 
 
 def schema_dir() -> Path:
@@ -933,6 +963,7 @@ class Neo4jBackend:
                 created.append(name or statement)
             if created:
                 session.run("CALL db.awaitIndexes(300)").consume()
+            _backfill_search_text(session)
         return created
 
     # -- writes --------------------------------------------------------------------------
@@ -973,7 +1004,7 @@ class Neo4jBackend:
         if batch.episodes:
             episodes = [
                 {name: getattr(e, name) for name in EPISODE_FIELDS}
-                | {"timestamp": _utc(e.timestamp)}
+                | {"timestamp": _utc(e.timestamp), "search_text": episode_index_text(e)}
                 for e in batch.episodes
             ]
             self._run(tx, MERGE_EPISODES, episodes=episodes).consume()
