@@ -18,13 +18,17 @@ Systems, side by side in one run, on the same turns:
 - ``bm25 raw``: a plain BM25 over the bare turn texts (graphmem's tokenizer, no store);
 - ``keyword`` / ``vector``: graphmem's keyword or vector source alone, straight on the
   backend's filtered index;
-- ``hybrid <fusion>``: ``Memory.search`` with each fusion (``Weights.fusion``);
+- ``hybrid <fusion>``: ``Memory.search`` with each fusion of ``HYBRIDS`` (``rrf (main)``
+  is graphmem's ranking before issue 12);
 - each on two indexings: ``plain`` (the turn's bare text, as before issue 12) and
-  ``context`` (``graphmem.retrieval.index_text``: the text with its speaker).
+  ``context`` (``graphmem.retrieval.index_text``: the first person resolved to the
+  speaker's name). ``plain hybrid rrf (main)`` is main's behaviour before issue 12.
 
 Printed per question kind and overall: turn hit@5 and hit@10 (an evidence turn in the
 top k), evidence recall@10 (share of evidence turns in the top 10), NDCG@10, and the
-search p50 latency. Figures only; nothing is asserted.
+search p50 latency (the embedder's text cache answers repeated questions, so only the
+first system that embeds a question pays for it: use bench/bench_search_latency.py
+for latency). Figures only; nothing is asserted.
 """
 
 from __future__ import annotations
@@ -47,7 +51,6 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from graphmem import Memory  # noqa: E402
 from graphmem.model import Episode  # noqa: E402
-from graphmem.retrieval.fusion import FUSIONS  # noqa: E402
 from graphmem.retrieval.hybrid import Weights  # noqa: E402
 from graphmem.retrieval.keyword_index import KeywordIndex  # noqa: E402
 from graphmem.retrieval.search_table import SearchFilter  # noqa: E402
@@ -141,9 +144,17 @@ def source_alone(source: str) -> Ranker:
     return rank
 
 
-def hybrid(fusion: str) -> Ranker:
-    weights = Weights(fusion=fusion)
+# The fusions compared: main's before issue 12 (RRF, equal weights), score fusion with
+# equal weights, the default (score fusion, vector 2.0), the adaptive per-query weights.
+HYBRIDS = {
+    "rrf (main)": Weights(fusion="rrf", vector=1.0),
+    "score v=1": Weights(fusion="score", vector=1.0),
+    "score (default)": Weights(),
+    "adaptive": Weights(fusion="adaptive"),
+}
 
+
+def hybrid(weights: Weights) -> Ranker:
     def rank(mem: Memory, q: dict) -> list[str]:
         result = mem.search(
             q["question"], k=K, reference=q["asked_at"], scope=q["conversation"],
@@ -186,8 +197,8 @@ def run(paths: list[Path], verbose: bool) -> None:
     for indexing in ("plain", "context"):
         systems[f"{indexing} keyword"] = (indexing, source_alone("keyword"))
         systems[f"{indexing} vector"] = (indexing, source_alone("vector"))
-        for fusion in FUSIONS:
-            systems[f"{indexing} hybrid {fusion}"] = (indexing, hybrid(fusion))
+        for label, weights in HYBRIDS.items():
+            systems[f"{indexing} hybrid {label}"] = (indexing, hybrid(weights))
 
     results: dict[str, dict[str, list[dict[str, float]]]] = {}
     latency: dict[str, list[float]] = defaultdict(list)
@@ -223,11 +234,11 @@ def run(paths: list[Path], verbose: bool) -> None:
     for kind in [*kinds, "overall"]:
         n = len(next(iter(results.values()))[kind])
         print(f"\n{kind} ({n} questions)")
-        print(f"  {'system':<28}" + "".join(f"{c:>10}" for c in COLUMNS) + f"{'p50 ms':>9}")
+        print(f"  {'system':<34}" + "".join(f"{c:>10}" for c in COLUMNS) + f"{'p50 ms':>9}")
         for name, rows in results.items():
             cells = "".join(f"{statistics.mean(s[c] for s in rows[kind]):>10.3f}" for c in COLUMNS)
             p50 = statistics.median(latency[name]) * 1000
-            print(f"  {name:<28}{cells}{p50:>9.1f}")
+            print(f"  {name:<34}{cells}{p50:>9.1f}")
     if verbose:
         for name, ids in misses.items():
             print(f"misses@10 {name}: {' '.join(ids)}")
