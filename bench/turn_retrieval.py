@@ -147,7 +147,7 @@ def source_alone(source: str) -> Ranker:
 # The fusions compared: main's before issue 12 (RRF, equal weights), score fusion with
 # equal weights, the default (score fusion, vector 2.0), the adaptive per-query weights.
 HYBRIDS = {
-    "rrf (main)": Weights(fusion="rrf", vector=1.0),
+    "rrf (main)": Weights(fusion="rrf", vector=1.0, newer_first=0.5, newer_first_margin=0.1),
     "score v=1": Weights(fusion="score", vector=1.0),
     "score (default)": Weights(),
     "adaptive": Weights(fusion="adaptive"),

@@ -16,8 +16,8 @@
    (``Hit.turn``: a fact's is the turn that established it) and the best episode hits
    their passage (``Hit.passage``, ``graphmem.retrieval.passages``).
 4. Newer first: among the best episode hits, one that says nearly the same thing as a
-   newer one (their own embeddings at cosine >= 0.5) and outscores it only narrowly
-   (by <= 0.1) is placed just below it, so an update outranks the stale statement, as a
+   newer one (their own embeddings at cosine >= 0.7) and outscores it only narrowly
+   (by <= 0.25) is placed just below it, so an update outranks the stale statement, as a
    supersession shadows a fact. Only near-ties move.
 5. ``SearchResult.sessions()`` ranks conversation sessions: best hit + 0.5 x second
    best (facts count for the session of their provenance).
@@ -34,7 +34,9 @@ Default weights (``Weights``):
 - importance +0.05 x fact confidence (episodes count 0.5);
 - window: an episode said inside the question's window +0.3, said after it (up to the
   reference time, so possibly about it) +0.15 (``window_after`` 0.5), before it 0;
-- newer first: ``newer_first`` 0.5 (cosine), ``newer_first_margin`` 0.1,
+- newer first: ``newer_first`` 0.7 (cosine), ``newer_first_margin`` 0.25 (score fusion
+  spreads scores wider than RRF did, where it was 0.5 and 0.1; turns indexed with
+  their speaker's name are more alike, so "one topic" needs a higher cosine),
   ``newer_first_pool`` 100 (episode hits compared); ``newer_first > 1`` turns it off.
 """
 
@@ -53,7 +55,6 @@ from graphmem.history import status_of
 from graphmem.model import Episode, Fact, FactStatus
 from graphmem.retrieval.embedder import Embedder
 from graphmem.retrieval.fusion import fuse
-from graphmem.retrieval.index_text import episode_index_text
 from graphmem.retrieval.keyword_index import tokenize
 from graphmem.retrieval.passages import best_passages
 from graphmem.retrieval.search_table import SearchFilter
@@ -75,8 +76,8 @@ class Weights:
     window: float = 0.3
     window_after: float = 0.5  # share of ``window`` for episodes said after the window
     candidates: int = 50  # per source, before fusion
-    newer_first: float = 0.5  # cosine at which two episodes are on one topic; >1: off
-    newer_first_margin: float = 0.1  # how far a newer one may trail and still go first
+    newer_first: float = 0.7  # cosine at which two episodes are on one topic; >1: off
+    newer_first_margin: float = 0.25  # how far a newer one may trail and still go first
     newer_first_pool: int = 100  # how many of the best episode hits are compared
     fusion: str = "score"  # how sources combine: one of ``fusion.FUSIONS``
     passages: int = 5  # the best episode hits that report their passage (0: none)
@@ -256,7 +257,7 @@ class Retriever:
         if chosen:
             found = best_passages(
                 query, vector,
-                [(_prefix(out[i].turn), out[i].turn.text) for i in chosen],  # type: ignore[union-attr]
+                [(out[i].turn.speaker, out[i].turn.text) for i in chosen],  # type: ignore[union-attr]
                 self.embedder,
             )  # fmt: skip
             for i, passage in zip(chosen, found, strict=True):
@@ -388,11 +389,6 @@ class Retriever:
                 out[i] = hits[i].model_copy(update={"score": score[slot], "components": components})
         out.sort(key=lambda h: -h.score)
         return out
-
-
-def _prefix(turn: Episode) -> str:
-    text = episode_index_text(turn)
-    return text[: len(text) - len(turn.text)]
 
 
 GRAPH_HUB = 1_000  # entities in more facts than this are not expanded by the graph source

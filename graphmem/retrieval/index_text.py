@@ -90,7 +90,12 @@ def in_third_person(text: str, name: str) -> str:
     return text
 
 
+def index_text(speaker: str, text: str) -> str:
+    """What words said by ``speaker`` are embedded and keyword-indexed as."""
+    name = speaker_name(speaker)
+    return text if name is None else in_third_person(text, name)
+
+
 def episode_index_text(episode: _Said) -> str:
     """What an episode is embedded and keyword-indexed as, on every backend."""
-    name = speaker_name(episode.speaker)
-    return episode.text if name is None else in_third_person(episode.text, name)
+    return index_text(episode.speaker, episode.text)

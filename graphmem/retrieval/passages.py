@@ -2,13 +2,14 @@
 
 A long turn says several things; the one a question is about is usually one sentence.
 The turn stays the unit of evidence (its id, its session, its time), and the hit also
-carries ``passage``: the sentence (or a window of short ones) closest to the question,
-by the embedding of "<speaker>: <sentence>" (the same context the turn is indexed
-with) plus a small bonus for shared keywords. Only the best few episode hits are split
-(``Weights.passages``), so the cost is a handful of short embeddings per search.
+carries ``passage``: the sentence (short ones joined to the next) closest to the
+question, by the embedding of the sentence as the turn is indexed (``index_text``: its
+first person resolved to the speaker) plus a small bonus for shared keywords. Only the
+best few episode hits are split (``Weights.passages``), so the cost is a handful of
+short embeddings per search.
 
->>> split_passages("Work was hectic. Anyway, I adopted a dog! See you Monday.")
-['Work was hectic.', 'Anyway, I adopted a dog!', 'See you Monday.']
+>>> split_passages("Work has been hectic all month. Anyway, I adopted a rescue dog! Oh. Bye.")
+['Work has been hectic all month.', 'Anyway, I adopted a rescue dog!', 'Oh. Bye.']
 >>> split_passages("ok")
 ['ok']
 """
@@ -20,6 +21,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from graphmem.retrieval.index_text import index_text
 from graphmem.retrieval.keyword_index import tokenize
 
 # A sentence ends at . ! ? (or a run of them) followed by space; newlines end one too.
@@ -52,12 +54,12 @@ def best_passages(
     turns: Sequence[tuple[str, str]],
     embedder,
 ) -> list[str]:
-    """For each (speaker prefix, text) turn, its passage closest to the question."""
+    """For each (speaker, text) turn, its passage closest to the question."""
     split = [split_passages(text) for _, text in turns]
     terms = set(tokenize(query))
     pending = [
-        (i, j, f"{prefix}{p}")
-        for i, ((prefix, _), parts) in enumerate(zip(turns, split, strict=True))
+        (i, j, index_text(speaker, p))
+        for i, ((speaker, _), parts) in enumerate(zip(turns, split, strict=True))
         if len(parts) > 1
         for j, p in enumerate(parts)
     ]
@@ -75,7 +77,7 @@ def best_passages(
             continue
 
         def score(j: int, i: int = i, parts: list[str] = parts) -> float:
-            shared = len(terms & set(tokenize(parts[j])))
+            shared = len(terms & set(tokenize(index_text(turns[i][0], parts[j]))))
             return scores.get((i, j), 0.0) + KEYWORD_BONUS * shared
 
         out.append(parts[max(range(len(parts)), key=score)])

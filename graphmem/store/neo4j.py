@@ -82,7 +82,6 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -93,7 +92,7 @@ import numpy as np
 from graphmem.errors import GraphmemError, StoreError, TransientStoreError
 from graphmem.model import Entity, Episode, Fact, Provenance, normalise_name, text_owner
 from graphmem.predicates import Predicate
-from graphmem.retrieval.index_text import episode_index_text
+from graphmem.retrieval.index_text import episode_index_text, index_text
 from graphmem.retrieval.keyword_index import STOPWORDS
 from graphmem.retrieval.search_table import SearchFilter
 from graphmem.store.protocol import (
@@ -730,16 +729,9 @@ def _backfill_search_text(session: Any) -> None:
         if not found:
             return
         episodes = [
-            {"id": r["id"], "search_text": episode_index_text(_SaidBy(r["speaker"], r["text"]))}
-            for r in found
+            {"id": r["id"], "search_text": index_text(r["speaker"], r["text"])} for r in found
         ]
         session.run(SET_SEARCH_TEXT, episodes=episodes).consume()
-
-
-@dataclass(frozen=True)
-class _SaidBy:
-    speaker: str
-    text: str
 
 
 def schema_dir() -> Path:
