@@ -749,15 +749,22 @@ def _hit_json(hit: Any) -> dict[str, Any]:
     if hit.fact is not None:
         data["fact"] = _fact_json(hit.fact, hit.status)
     if hit.episode is not None:
-        e = hit.episode
-        data["episode"] = {
-            "id": e.id,
-            "session": e.session,
-            "speaker": e.speaker,
-            "timestamp": format_instant(e.timestamp),
-            "text": e.text,
-        }
+        data["episode"] = _turn_json(hit.episode)
+    elif hit.turn is not None:  # a fact's: the turn that established it
+        data["turn"] = _turn_json(hit.turn)
+    if hit.passage is not None:
+        data["passage"] = hit.passage
     return data
+
+
+def _turn_json(e: Any) -> dict[str, Any]:
+    return {
+        "id": e.id,
+        "session": e.session,
+        "speaker": e.speaker,
+        "timestamp": format_instant(e.timestamp),
+        "text": e.text,
+    }
 
 
 def cmd_search(ctx: Ctx, args: argparse.Namespace) -> int:

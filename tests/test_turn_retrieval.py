@@ -161,3 +161,20 @@ def test_fusions_score_in_unit_range_and_know_their_names():
         assert all(0.0 <= v <= 1.0 + 1e-9 for v in fused.values())
     with pytest.raises(ValueError, match="unknown fusion"):
         fuse(ranked, weights, "borda")
+
+
+def test_neo4j_episodes_stored_before_search_text_get_it_when_the_schema_is_applied():
+    uri = require_neo4j()
+    mem = Memory.open(uri, embedder=None)
+    mem.backend.drop_all()
+    try:
+        mem.add_episodes(conversation())
+        with mem.backend._session() as session:  # as a store written before issue 12
+            session.run("MATCH (e:Episode) REMOVE e.search_text").consume()
+        mem.backend.apply_schema()
+        found = mem.backend.search("episodes", SearchFilter("c1"), vector=None,
+                                   text="What class did Priya sign up for?", k=4)  # fmt: skip
+        assert found["keyword"][0][0] == "c1-t0"
+    finally:
+        mem.close()
+        wipe_neo4j(uri)
