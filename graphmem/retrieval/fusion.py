@@ -78,7 +78,9 @@ def normalised(source: str, hits: Sequence[tuple[str, float]]) -> dict[str, floa
 
 
 def _combine(ranked, weights: dict[str, float]) -> dict[str, float]:
-    total = sum(weights.get(s, 0.0) for s, hits in ranked.items() if hits) or 1.0
+    # Every source asked counts, also one that found nothing: a candidate only one source
+    # likes cannot score as if every source had put it first (RRF's rule too).
+    total = sum(weights.get(s, 0.0) for s in ranked) or 1.0
     out: dict[str, float] = {}
     for source, hits in ranked.items():
         w = weights.get(source, 0.0) / total
