@@ -123,7 +123,7 @@ def test_a_hit_reports_its_passage_and_its_turn(tmp_path):
         "Next week I'm back to the office full time.",
     )  # fmt: skip
     mem.add_episodes([long_turn])
-    hit = mem.search("What is the name of Priya's dog?", scope="c", reference=ASKED).episodes[0]
+    hit = mem.search("What greyhound did Priya adopt?", scope="c", reference=ASKED).episodes[0]
     assert hit.id == "long"  # the turn stays the unit of evidence
     assert hit.passage == "Anyway, I finally adopted a rescue greyhound called Pepper!"
     mem.close()

@@ -235,13 +235,13 @@ class Retriever:
         hits.sort(key=lambda h: -h.score)
         if w.newer_first <= 1.0:
             hits = self._newer_first(hits, w)
-        hits = self._with_turns(query, vector, hits[:k], scope, w)
+        hits = self._with_turns(query, hits[:k], scope, w)
         return SearchResult(
             query=query, hits=hits, window=window, window_text=window_text, mode=mode
         )
 
     # -- turns and passages ------------------------------------------------------------
-    def _with_turns(self, query: str, vector, hits: list[Hit], scope: str, w: Weights) -> list[Hit]:
+    def _with_turns(self, query: str, hits: list[Hit], scope: str, w: Weights) -> list[Hit]:
         """Each hit with the turn it comes from, and the best hits with their passage."""
         wanted = [h.fact.provenance.episode_id for h in hits if h.fact is not None]
         wanted = sorted({i for i in wanted if i is not None})
@@ -256,10 +256,9 @@ class Retriever:
         chosen = [i for i, h in enumerate(out) if h.kind == "episode"][: w.passages]
         if chosen:
             found = best_passages(
-                query, vector,
+                query,
                 [(out[i].turn.speaker, out[i].turn.text) for i in chosen],  # type: ignore[union-attr]
-                self.embedder,
-            )  # fmt: skip
+            )
             for i, passage in zip(chosen, found, strict=True):
                 out[i] = out[i].model_copy(update={"passage": passage})
         return out
