@@ -26,9 +26,13 @@ Default weights (``Weights``):
 
 - sources: vector 2.0, keyword (BM25) 1.0, graph 0.5, fused score in [0, 1] (1: best
   in every source; under ``"rrf"``, k=60, rank 1 in every source); ``candidates`` 50
-  per source (at least ``k``) before fusion. Chosen on the dev turns and LongMemEval
+  per source (at least ``k``) before fusion. Chosen on the dev turns
   (``bench/turn_retrieval.py``): score fusion with vector 2.0 was the one variant not
-  below its best single source there; RRF fell below both sources;
+  below its best single source there; RRF fell below both sources. On LongMemEval
+  (58 dev questions) it lifts recall_all@10 0.980 -> 1.000 but loses recall_any@5 on
+  one multi-session question (1.000 -> 0.980) and knowledge-update newest-first
+  (9/9 -> 6/9); ``Weights(fusion="rrf", vector=1.0, newer_first=0.5,
+  newer_first_margin=0.1)`` is the ranking before issue 12;
 - recency +0.1 x 0.5^(age / 180 days), age before the reference time (facts: from
   ``valid_from``; episodes: when said);
 - importance +0.05 x fact confidence (episodes count 0.5);
