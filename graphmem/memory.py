@@ -50,6 +50,7 @@ from graphmem.predicates import BUILTINS, Predicate, PredicateRegistry
 from graphmem.retrieval.embedder import Embedder, default_embedder
 from graphmem.retrieval.hybrid import Retriever, SearchResult, Weights
 from graphmem.store import open_backend
+from graphmem.store.index_text import episode_index_text
 from graphmem.store.protocol import Backend, Erased, Event, RowQuery
 from graphmem.store.writes import WriteGroup, WriteResult, as_operation, plan_write
 from graphmem.time.bounds import ALWAYS, Changes, TemporalBounds, point
@@ -320,7 +321,7 @@ class Memory:
                 )
                 owners[text_owner(op.scope, text)] = text
             for episode in group.episodes:
-                owners[episode.id] = episode.text
+                owners[episode.id] = episode_index_text(episode)  # with its speaker
         if not owners:
             return {}
         vectors = self.embedder.embed(list(owners.values()))

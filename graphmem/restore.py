@@ -29,6 +29,7 @@ from pydantic import ValidationError
 from graphmem.errors import LoadError
 from graphmem.extraction.secrets import contains_secret, redact
 from graphmem.model import Entity, Episode, Fact, Provenance, text_owner
+from graphmem.store.index_text import episode_index_text
 from graphmem.store.protocol import RowQuery, WriteBatch
 from graphmem.time.bitemporal import Clock
 from graphmem.time.bounds import TemporalBounds
@@ -203,7 +204,7 @@ def _embeddings(memory: Memory, scope: str, rows: list[Fact], episodes: list[Epi
     if memory.embedder is None:
         return {}
     owners = {text_owner(scope, r.text): r.text for r in rows}
-    owners.update({e.id: e.text for e in episodes})
+    owners.update({e.id: episode_index_text(e) for e in episodes})
     if not owners:
         return {}
     vectors = memory.embedder.embed(list(owners.values()))

@@ -134,13 +134,17 @@ def test_score_components_are_present(mem):
     result = mem.search("where does Alice live", scope="alice", reference=NOW)
     top = result.hits[0]
     assert top.kind == "fact"
-    for key in ("similarity", "vector_rank", "rrf", "recency", "importance"):
+    for key in ("similarity", "vector_rank", "fused", "recency", "importance"):
         assert key in top.components, key
-    assert 0.0 < top.components["rrf"] <= 1.0 + 1e-9
+    assert 0.0 < top.components["fused"] <= 1.0 + 1e-9  # the sources' fused score
     assert -1.0 <= top.components["similarity"] <= 1.0
     additive = {k: v for k, v in top.components.items()
                 if not k.endswith("_rank") and k != "similarity"}  # fmt: skip
     assert top.score == pytest.approx(sum(additive.values()), abs=1e-5)
+    # Under reciprocal rank fusion the same share is called "rrf".
+    rrf = mem.search("where does Alice live", scope="alice", reference=NOW,
+                     weights=Weights(fusion="rrf")).hits[0]  # fmt: skip
+    assert 0.0 < rrf.components["rrf"] <= 1.0 + 1e-9 and "fused" not in rrf.components
 
 
 def test_weights_switch_sources_off(mem):

@@ -179,15 +179,22 @@ def hit_json(hit: Any) -> dict[str, Any]:
     if hit.fact is not None:
         data["fact"] = fact_json(hit.fact, hit.status)
     if hit.episode is not None:
-        e = hit.episode
-        data["episode"] = {
-            "id": e.id,
-            "session": e.session,
-            "speaker": e.speaker,
-            "timestamp": format_instant(e.timestamp),
-            "text": e.text,
-        }
+        data["episode"] = turn_json(hit.episode)
+    elif hit.turn is not None:  # a fact's: the turn that established it
+        data["turn"] = turn_json(hit.turn)
+    if hit.passage is not None:
+        data["passage"] = hit.passage
     return data
+
+
+def turn_json(e: Any) -> dict[str, Any]:
+    return {
+        "id": e.id,
+        "session": e.session,
+        "speaker": e.speaker,
+        "timestamp": format_instant(e.timestamp),
+        "text": e.text,
+    }
 
 
 def write_result(ctx: Ctx, verb: str, result: Any) -> int:

@@ -7,27 +7,40 @@
    visible in the mode. In current and ``as_of`` modes a functional key contributes
    only its value at that time; ``history=True`` widens to every row ever recorded,
    and marks superseded, corrected and retracted ones.
-3. Each source's ranking is fused with reciprocal rank fusion, then re-scored with
-   recency, importance and the question's window. Every hit carries its score
-   components (``Hit.components``; the score is the sum of the non-rank ones).
+3. Each source's ranking is fused (``graphmem.retrieval.fusion``: by default a convex
+   combination of each source's scores over its best, ``Weights.fusion="score"``;
+   reciprocal rank fusion with ``"rrf"``), then re-scored with recency, importance and
+   the question's window. Every hit carries its score components (``Hit.components``;
+   the score is the sum of the non-rank ones). Episodes are indexed with whose words
+   they are (``graphmem.store.index_text``); each hit names its turn
+   (``Hit.turn``: a fact's is the turn that established it) and the best episode hits
+   their passage (``Hit.passage``, ``graphmem.retrieval.passages``).
 4. Newer first: among the best episode hits, one that says nearly the same thing as a
-   newer one (their own embeddings at cosine >= 0.5) and outscores it only narrowly
-   (by <= 0.1) is placed just below it, so an update outranks the stale statement, as a
+   newer one (their own embeddings at cosine >= 0.7) and outscores it only narrowly
+   (by <= 0.25) is placed just below it, so an update outranks the stale statement, as a
    supersession shadows a fact. Only near-ties move.
 5. ``SearchResult.sessions()`` ranks conversation sessions: best hit + 0.5 x second
    best (facts count for the session of their provenance).
 
 Default weights (``Weights``):
 
-- sources: vector 1.0, keyword (BM25) 1.0, graph 0.5, RRF k=60, fused score
-  normalised so that rank 1 in every source scores 1.0; ``candidates`` 50 per source
-  (at least ``k``) before fusion;
+- sources: vector 2.0, keyword (BM25) 1.0, graph 0.5, fused score in [0, 1] (1: best
+  in every source; under ``"rrf"``, k=60, rank 1 in every source); ``candidates`` 50
+  per source (at least ``k``) before fusion. Chosen on the dev turns
+  (``bench/turn_retrieval.py``): score fusion with vector 2.0 was the one variant not
+  below its best single source there; RRF fell below both sources. On LongMemEval
+  (58 dev questions) it lifts recall_all@10 0.980 -> 1.000 but loses recall_any@5 on
+  one multi-session question (1.000 -> 0.980) and knowledge-update newest-first
+  (9/9 -> 6/9); ``Weights(fusion="rrf", vector=1.0, newer_first=0.5,
+  newer_first_margin=0.1)`` is the ranking before issue 12;
 - recency +0.1 x 0.5^(age / 180 days), age before the reference time (facts: from
   ``valid_from``; episodes: when said);
 - importance +0.05 x fact confidence (episodes count 0.5);
 - window: an episode said inside the question's window +0.3, said after it (up to the
   reference time, so possibly about it) +0.15 (``window_after`` 0.5), before it 0;
-- newer first: ``newer_first`` 0.5 (cosine), ``newer_first_margin`` 0.1,
+- newer first: ``newer_first`` 0.7 (cosine), ``newer_first_margin`` 0.25 (score fusion
+  spreads scores wider than RRF did, where it was 0.5 and 0.1; turns indexed with
+  their speaker's name are more alike, so "one topic" needs a higher cosine),
   ``newer_first_pool`` 100 (episode hits compared); ``newer_first > 1`` turns it off.
 """
 
@@ -45,6 +58,8 @@ from pydantic import BaseModel, ConfigDict
 from graphmem.history import status_of
 from graphmem.model import Episode, Fact, FactStatus
 from graphmem.retrieval.embedder import Embedder
+from graphmem.retrieval.fusion import fuse
+from graphmem.retrieval.passages import best_passages
 from graphmem.store.protocol import Backend, RowQuery
 from graphmem.store.words import tokenize
 from graphmem.time.bounds import ALWAYS, TemporalBounds
@@ -56,7 +71,7 @@ from graphmem.time.interval import Interval
 class Weights:
     """How sources and signals combine; change with ``Memory.search(weights=...)``."""
 
-    vector: float = 1.0
+    vector: float = 2.0  # cosines crowd near the best: see fusion.py
     keyword: float = 1.0
     graph: float = 0.5
     rrf_k: int = 60
@@ -66,9 +81,11 @@ class Weights:
     window: float = 0.3
     window_after: float = 0.5  # share of ``window`` for episodes said after the window
     candidates: int = 50  # per source, before fusion
-    newer_first: float = 0.5  # cosine at which two episodes are on one topic; >1: off
-    newer_first_margin: float = 0.1  # how far a newer one may trail and still go first
+    newer_first: float = 0.7  # cosine at which two episodes are on one topic; >1: off
+    newer_first_margin: float = 0.25  # how far a newer one may trail and still go first
     newer_first_pool: int = 100  # how many of the best episode hits are compared
+    fusion: str = "score"  # how sources combine: one of ``fusion.FUSIONS``
+    passages: int = 5  # the best episode hits that report their passage (0: none)
 
 
 class Hit(BaseModel):
@@ -83,6 +100,11 @@ class Hit(BaseModel):
     fact: Fact | None = None
     episode: Episode | None = None
     status: FactStatus | None = None
+    # The turn the hit comes from: the episode itself, or the turn that established the
+    # fact (its provenance), so a user sees the sentence behind a fact.
+    turn: Episode | None = None
+    # The sentence of that turn closest to the question (best ``Weights.passages`` hits).
+    passage: str | None = None
 
     @property
     def text(self) -> str:
@@ -190,8 +212,10 @@ class Retriever:
 
         vector = self.embedder.embed([query])[0] if self.embedder is not None else None
         candidates: dict[tuple[str, str], _Candidate] = {}
+        lists: dict[str, dict[str, list[tuple[str, float]]]] = {"fact": {}, "episode": {}}
 
         def collect(kind: str, source: str, ranked: list[tuple[str, float]]) -> None:
+            lists[kind][source] = ranked
             for rank, (ident, score) in enumerate(ranked):
                 cand = candidates.setdefault((kind, ident), _Candidate(kind, ident))
                 cand.ranks[source] = rank
@@ -209,13 +233,39 @@ class Retriever:
             collect("episode", "vector", found["vector"])
             collect("episode", "keyword", found["keyword"])
 
-        hits = self._score(candidates.values(), w, scope, reference, window)
+        fused = {kind: fuse(by_source, self._source_weights(w), w.fusion, rrf_k=w.rrf_k)
+                 for kind, by_source in lists.items()}  # fmt: skip
+        hits = self._score(candidates.values(), fused, w, scope, reference, window)
         hits.sort(key=lambda h: -h.score)
         if w.newer_first <= 1.0:
             hits = self._newer_first(hits, w)
+        hits = self._with_turns(query, hits[:k], scope, w)
         return SearchResult(
-            query=query, hits=hits[:k], window=window, window_text=window_text, mode=mode
+            query=query, hits=hits, window=window, window_text=window_text, mode=mode
         )
+
+    # -- turns and passages ------------------------------------------------------------
+    def _with_turns(self, query: str, hits: list[Hit], scope: str, w: Weights) -> list[Hit]:
+        """Each hit with the turn it comes from, and the best hits with their passage."""
+        wanted = [h.fact.provenance.episode_id for h in hits if h.fact is not None]
+        wanted = sorted({i for i in wanted if i is not None})
+        stored = {e.id: e for e in self.backend.episodes(scope, wanted)} if wanted else {}
+        out = []
+        for hit in hits:
+            if hit.episode is not None:
+                turn = hit.episode
+            else:
+                turn = stored.get(hit.fact.provenance.episode_id or "")  # type: ignore[union-attr]
+            out.append(hit.model_copy(update={"turn": turn}) if turn is not None else hit)
+        chosen = [i for i, h in enumerate(out) if h.kind == "episode"][: w.passages]
+        if chosen:
+            found = best_passages(
+                query,
+                [(out[i].turn.speaker, out[i].turn.text) for i in chosen],  # type: ignore[union-attr]
+            )
+            for i, passage in zip(chosen, found, strict=True):
+                out[i] = out[i].model_copy(update={"passage": passage})
+        return out
 
     # -- graph neighbourhood -----------------------------------------------------------
     def _graph(self, query: str, f: RowQuery, n: int) -> list[tuple[str, float]]:
@@ -245,7 +295,13 @@ class Retriever:
         return ranked
 
     # -- fusion --------------------------------------------------------------------------
-    def _score(self, candidates, w: Weights, scope: str, reference: datetime, window) -> list[Hit]:
+    @staticmethod
+    def _source_weights(w: Weights) -> dict[str, float]:
+        return {"vector": w.vector, "keyword": w.keyword, "graph": w.graph}
+
+    def _score(
+        self, candidates, fused, w: Weights, scope: str, reference: datetime, window
+    ) -> list[Hit]:
         cands = list(candidates)
         fact_ids = [c.id for c in cands if c.kind == "fact"]
         episode_ids = [c.id for c in cands if c.kind == "episode"]
@@ -254,19 +310,17 @@ class Retriever:
         episodes = (
             {e.id: e for e in self.backend.episodes(scope, episode_ids)} if episode_ids else {}
         )
-        source_weight = {"vector": w.vector, "keyword": w.keyword, "graph": w.graph}
-        best_possible = sum(source_weight.values()) / (w.rrf_k + 1)
         hits = []
         for c in cands:
             fact = facts.get(c.id) if c.kind == "fact" else None
             episode = episodes.get(c.id) if c.kind == "episode" else None
             if fact is None and episode is None:
                 continue  # erased between search and fetch
-            rrf = sum(source_weight[s] / (w.rrf_k + r + 1) for s, r in c.ranks.items())
             components = {f"{s}_rank": float(r + 1) for s, r in c.ranks.items()}
             if c.similarity is not None:
                 components["similarity"] = round(c.similarity, 4)
-            components["rrf"] = rrf / best_possible
+            # "rrf" under reciprocal rank fusion, "fused" under the score fusions.
+            components["rrf" if w.fusion == "rrf" else "fused"] = fused[c.kind].get(c.id, 0.0)
             when = fact.valid_from if fact is not None else episode.timestamp  # type: ignore[union-attr]
             age_days = (
                 max((reference - when).total_seconds() / 86400, 0.0) if when.year > 1 else 3650
@@ -335,7 +389,7 @@ class Retriever:
 
 GRAPH_HUB = 1_000  # entities in more facts than this are not expanded by the graph source
 
-_ADDITIVE = ("rrf", "recency", "importance", "window", "newer_first")
+_ADDITIVE = ("rrf", "fused", "recency", "importance", "window", "newer_first")
 
 
 def _row_query(f: RowQuery, entity_id: str) -> RowQuery:

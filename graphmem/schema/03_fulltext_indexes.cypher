@@ -9,3 +9,8 @@ CREATE FULLTEXT INDEX episode_text IF NOT EXISTS FOR (e:Episode) ON EACH [e.text
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
 CREATE FULLTEXT INDEX entity_text IF NOT EXISTS FOR (n:Entity) ON EACH [n.name]
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
+// What episodes are searched by: their words with who said them (``search_text``, from
+// graphmem.store.index_text, as the embedded store's keyword index and every
+// embedding), so "When did Priya start pottery?" finds Priya's "I signed up for pottery".
+CREATE FULLTEXT INDEX episode_search IF NOT EXISTS FOR (e:Episode) ON EACH [e.search_text]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};

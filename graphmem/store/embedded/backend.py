@@ -44,6 +44,7 @@ from graphmem.store.embedded.sqlite import (
     fact_params,
     key_where,
 )
+from graphmem.store.index_text import episode_index_text
 from graphmem.store.integrity import overlapping_beliefs
 from graphmem.store.protocol import (
     Erased,
@@ -206,7 +207,7 @@ class EmbeddedBackend:
     def _index_episode(self, episode: Episode, vectors: dict[str, np.ndarray]) -> None:
         # An episode is an observation: known from when it was said, about that moment.
         self._queue_search(
-            "episodes", episode.id, scope=episode.scope, text=episode.text,
+            "episodes", episode.id, scope=episode.scope, text=episode_index_text(episode),
             vector=vectors.get(episode.id), vector_key=None,
             valid_from=episode.timestamp, valid_to=POS_INF,
             recorded_at=episode.timestamp, expired_at=POS_INF,

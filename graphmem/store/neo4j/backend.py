@@ -17,6 +17,7 @@ from typing import Any
 from graphmem.errors import GraphmemError, StoreError, TransientStoreError
 from graphmem.model import Entity, Episode, Fact, normalise_name
 from graphmem.predicates import Predicate
+from graphmem.store.index_text import index_text
 from graphmem.store.integrity import overlapping_beliefs
 from graphmem.store.neo4j.codecs import (
     entity_from,
@@ -50,6 +51,7 @@ from graphmem.store.neo4j.cypher import (
     DROP_ALL,
     ENTITIES_NAMED,
     EPISODE_FIELDS,
+    EPISODES_WITHOUT_SEARCH_TEXT,
     ERASE_EPISODES,
     ERASE_EVENTS,
     ERASE_ORPHANS,
@@ -74,6 +76,7 @@ from graphmem.store.neo4j.cypher import (
     READ_SCOPES,
     ROW_ANCHORS,
     SEARCH_INDEXES,
+    SET_SEARCH_TEXT,
     STATS,
     TIME_FIELDS,
     key_filter,
@@ -235,6 +238,7 @@ class Neo4jBackend:
                 created.append(name or statement)
             if created:
                 session.run("CALL db.awaitIndexes(300)").consume()
+            _backfill_search_text(session)
         return created
 
     # -- writes --------------------------------------------------------------------------
@@ -595,3 +599,14 @@ class _Session:
         self._open = False
         with suppress(Exception):
             self._neo_session.close()
+
+
+def _backfill_search_text(session: Any) -> None:
+    """Give episodes stored before ``search_text`` existed the text they are searched by."""
+    while True:
+        found = [r.data() for r in session.run(EPISODES_WITHOUT_SEARCH_TEXT)]
+        if not found:
+            return
+        episodes = [{"id": r["id"], "search_text": index_text(r["speaker"], r["text"])}
+                    for r in found]  # fmt: skip
+        session.run(SET_SEARCH_TEXT, episodes=episodes).consume()

@@ -295,6 +295,16 @@ CALL () {{
 RETURN {projection("n", ENTITY_FIELDS)} AS item
 """
 
+# Episodes stored before ``search_text`` existed: indexed by their text alone until given
+# it, which applying the schema does once (``episode_index_text``, as every write does).
+EPISODES_WITHOUT_SEARCH_TEXT = """
+MATCH (e:Episode) WHERE e.search_text IS NULL
+RETURN e.id AS id, e.speaker AS speaker, e.text AS text LIMIT 5000
+"""
+SET_SEARCH_TEXT = """
+UNWIND $episodes AS x MATCH (e:Episode {id: x.id}) SET e.search_text = x.search_text
+"""
+
 DEGREES = """
 UNWIND $ids AS id
 RETURN id,
@@ -382,7 +392,7 @@ LIMIT $k
 
 SEARCH_INDEXES = {
     "facts": ("Fact", "fact_embedding", "fact_text"),
-    "episodes": ("Episode", "episode_embedding", "episode_text"),
+    "episodes": ("Episode", "episode_embedding", "episode_search"),
 }
 
 CHECK_STRUCTURE = """

@@ -21,6 +21,7 @@ from typing import Any
 
 from graphmem.model import text_owner
 from graphmem.predicates import Predicate
+from graphmem.store.index_text import episode_index_text
 from graphmem.store.neo4j.codecs import (
     ended_note,
     entity_label,
@@ -91,7 +92,8 @@ def batch_statements(batch: WriteBatch) -> list[Statement]:
         ]
         out.append(Statement(MERGE_ENTITIES, {"entities": entities}))
     if batch.episodes:
-        episodes = [{name: getattr(e, name) for name in EPISODE_FIELDS} | {"timestamp": utc(e.timestamp)}
+        episodes = [{name: getattr(e, name) for name in EPISODE_FIELDS}
+                    | {"timestamp": utc(e.timestamp), "search_text": episode_index_text(e)}
                     for e in batch.episodes]  # fmt: skip
         out.append(Statement(MERGE_EPISODES, {"episodes": episodes}))
     if batch.expire:
