@@ -49,11 +49,10 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-from graphmem.store.embedded.keyword_index import KeywordIndex  # noqa: E402
-
 from graphmem import Memory  # noqa: E402
 from graphmem.model import Episode  # noqa: E402
 from graphmem.retrieval.hybrid import Weights  # noqa: E402
+from graphmem.store.embedded.keyword_index import KeywordIndex  # noqa: E402
 from graphmem.store.protocol import RowQuery  # noqa: E402
 from graphmem.time.instant import to_instant  # noqa: E402
 
