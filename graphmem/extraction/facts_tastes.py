@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from graphmem.extraction.clauses import Clause
-from graphmem.extraction.lexicon import HOBBY_GAMES, LANGUAGES, words
+from graphmem.extraction.lexicon import HOBBY_GAMES, LANGUAGES, PROGRAMMING_LANGUAGES, words
 from graphmem.extraction.objects import (
     POINTS_BACK,
     clean,
@@ -22,7 +22,7 @@ from graphmem.extraction.objects import (
     phrase_or_gerund,
     split_list,
 )
-from graphmem.extraction.patterns import pattern
+from graphmem.extraction.patterns import alternation, pattern
 from graphmem.extraction.timing import aspect_of
 from graphmem.extraction.turn import Draft, Turn, emit
 
@@ -232,9 +232,18 @@ FAV_MINE = pattern(
 FAV_VALUE = pattern(
     rf"(?P<obj>[^,.;!?]{{1,40}}?)\s+(?P<v>(?i:is|are|'s|’s|has\s+become|have\s+become|became|"
     r"is\s+now|is\s+still|remains|will\s+always\s+be))\s+(?:(?i:now|still|officially|easily|"
-    r"definitely|honestly|totally|basically)\s+)?(?i:my)\s+(?:(?:"
+    # any -ly adverb, and the idioms that grade a favourite ("hands down", "by far")
+    r"definitely|honestly|totally|basically|hands\s+down|by\s+far|without\s+a\s+doubt|"
+    r"[a-z]+ly)\s+){0,2}(?i:my)\s+(?:(?:"
     rf"{_FAV_WORD})\s+(?P<cat>(?i:{_CATEGORY}))|(?P<cat2>(?i:{_CATEGORY}))\s+(?i:of\s+choice)|"
     rf"(?P<cat3>(?i:{_CATEGORY})))\b"
+)
+
+# "It's my favourite language now": the value is what "it" stands for
+FAV_IT = pattern(
+    r"(?<![\w'’])(?P<obj>(?i:it|that))(?P<v>['’]s|\s+(?i:is|has\s+become|became|is\s+now))\s+"
+    r"(?:(?i:now|still|officially|easily|definitely|honestly|hands\s+down|by\s+far|[a-z]+ly)\s+)"
+    rf"{{0,2}}(?i:my)\s+(?:(?i:new)\s+)?(?:{_FAV_WORD})\s+(?P<cat>(?i:{_CATEGORY}))\b"
 )
 
 
@@ -246,6 +255,8 @@ def favourite_value(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         return []
     if "obj" in m.re.groupindex:
         value = _favourite_object(m.group("obj"))
+        if value is None and re.fullmatch(r"(?i)\s*(?:it|that|this)\s*", m.group("obj")):
+            value = _antecedent(x, c, predicate)
     else:
         found = phrase(c, m.end(), max_words=6)
         value = found[2] if found else None
@@ -254,6 +265,17 @@ def favourite_value(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     verb = (m.groupdict().get("v") or "").lower()
     changed = bool(re.search(r"become|became|now|new", verb + " " + m.group(0).lower()))
     return emit(x, c, m, predicate, [value], "change" if changed else "state", subject=x.me)
+
+
+def _antecedent(x: Turn, c: Clause, predicate: str) -> str | None:
+    """What "it" is in "R has stolen my heart. It's my favourite language now": the last
+    word of the predicate's closed class said earlier in the turn (only a class the
+    lexicon lists can be found this way; "it" of a film is left unread)."""
+    if predicate != "favourite_language":
+        return None
+    names = alternation(PROGRAMMING_LANGUAGES)
+    before = list(re.finditer(rf"(?<![\w+#])(?:{names})(?![\w+#])", x.text[: c.start]))
+    return before[-1].group() if before else None
 
 
 def _favourite_object(text: str) -> str | None:

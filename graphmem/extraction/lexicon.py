@@ -23,7 +23,7 @@ RELATIONS: dict[str, str | None] = {
     ),
     **dict.fromkeys(words("son daughter kid child baby stepson stepdaughter"), "child"),
     **dict.fromkeys(words("mom mum mother dad father parent stepmom stepmother stepdad"), "parent"),
-    **dict.fromkeys(words("manager boss supervisor"), "manager"),
+    **dict.fromkeys([*words("manager boss supervisor"), "line manager"], "manager"),
     **dict.fromkeys(["friend", "best friend"], "friend"),
     **dict.fromkeys(
         words(
