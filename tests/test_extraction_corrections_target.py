@@ -134,3 +134,46 @@ def test_an_undated_future_belongs_to_the_change_dated_next_to_it():
 def test_an_apology_without_a_value_corrects_nothing():
     *_, later = _read("My manager is Marta.", "Broke my diet, sorry 🙏😂")
     assert not any(f[0] == "correct" for f in later)
+
+
+def test_a_pronoun_is_not_a_person_from_an_earlier_turn_when_this_one_names_someone_new():
+    *_, facts = _read("My new manager is Duarte.",
+                      "Tomás and I are dating! he's an architect at Atelier Sal.")  # fmt: skip
+    assert not any(f[1] == "Duarte" for f in facts)
+
+
+def test_an_organisation_or_place_described_then_named():
+    (facts,) = _read("Owen got a job at a firm called Ferrous Labs.")
+    assert ("supersede", "Owen", "works_at", "Ferrous Labs", None) in facts
+    (facts,) = _read("We moved to a little town called Haxby.")
+    assert ("supersede", "Maya", "lives_in", "Haxby", None) in facts
+
+
+def test_a_parent_called_by_the_role_is_the_speakers():
+    (facts,) = _read("Dad lives in Leeds.")
+    assert ("assert", "Maya's father", "lives_in", "Leeds", None) in facts
+
+
+def test_pastimes_named_by_a_noun_and_the_words_around_them():
+    (facts,) = _read("I've started pottery.")
+    assert facts == {("assert", "Maya", "hobby", "pottery", None)}
+    (facts,) = _read("I've taken up birdwatching properly.")
+    assert facts == {("assert", "Maya", "hobby", "birdwatching", None)}
+    (facts,) = _read("I officially gave up on pottery.")
+    assert facts == {("retract", "Maya", "hobby", "pottery", None)}
+    (facts,) = _read("I've stopped the sourdough baking.")
+    assert facts == {("retract", "Maya", "hobby", "sourdough baking", None)}
+
+
+def test_off_the_project_is_the_project_the_turn_named():
+    *_, facts = _read("I'm working on Kestrel.", "Kestrel shipped! I'm off the project now.")
+    assert facts == {("retract", "Maya", "works_on", "Kestrel", None)}
+    *_, facts = _read("I'm working on Kestrel.", "I'm off the project now.")
+    assert facts == set()  # which project is not said: nothing
+
+
+def test_hens_are_pets_and_now_is_a_favourites_verb():
+    (facts,) = _read("We've got two hens called Edith and Piaf.")
+    assert {f[3] for f in facts if f[2] == "owns_pet"} == {"Edith", "Piaf"}
+    (facts,) = _read("my favourite drink now is vinho verde")
+    assert facts == {("supersede", "Maya", "favourite_drink", "Vinho Verde", None)}

@@ -146,11 +146,18 @@ def _activity(c: Clause, pos: int):
     if not found:
         return None
     activity = re.sub(r"(?i)^(?:playing|doing|practi[cs]ing)\s+(?:the\s+)?(?=\w)", "", found[2])
-    return found[:2], activity, found[2].split()[0].lower()
+    # "birdwatching properly", "on pottery": the adverb and the preposition are no part of it
+    activity = re.sub(r"(?i)\s+(?:properly|seriously|again|now|too|regularly|already)$", "",
+                      activity)  # fmt: skip
+    activity = re.sub(r"(?i)^on\s+(?=\w)", "", activity)
+    first = activity.split()[0].lower() if activity.split() else found[2].split()[0].lower()
+    return found[:2], activity, first
 
 
 def _sounds_like_hobby(activity: str, first: str) -> bool:
-    return first.endswith("ing") or activity.lower() in HOBBY_GAMES
+    """A gerund ("climbing", "sourdough baking") or a pastime the lexicon names."""
+    last = activity.lower().split()[-1] if activity.split() else first
+    return first.endswith("ing") or last.endswith("ing") or activity.lower() in HOBBY_GAMES
 
 
 HOBBY_START = pattern(
@@ -183,7 +190,7 @@ def hobby_start(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
 HOBBY_STOP = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:gave\s+up|given\s+up|quit|stopped|packed\s+in|jacked\s+in|"
     r"ditched|dropped|done\s+with|finished\s+with|knocked\s+(?:it\s+)?on\s+the\s+head\s+with))\s+"
-    r"(?:(?i:the|my|doing)\s+)?"
+    r"(?:(?i:on)\s+)?(?:(?i:the|my|doing)\s+)?"
 )
 
 
@@ -225,7 +232,7 @@ _FAV_WORD = (
 # "my favourite food is X", "my go-to language is now X", "fave film? X"
 FAV_MINE = pattern(
     rf"(?i:my)\s+{_FAV_WORD}\s+(?P<cat>(?i:{_CATEGORY}))s?(?:\s+(?i:of\s+all\s+time|ever))?"
-    r"\s*(?:(?P<v>(?i:is|'s|’s|has\s+become|became|is\s+now|is\s+still|now|these\s+days\s+is|"
+    r"\s*(?:(?P<v>(?i:is|'s|’s|has\s+become|became|is\s+now|is\s+still|now\s+is|now|these\s+days\s+is|"
     r"at\s+the\s+moment\s+is|right\s+now\s+is|has\s+to\s+be|would\s+be|=)|[?:–—-]))\s*"
 )
 # "X is my favourite food", "X has become my go-to language", "X is my drink of choice"

@@ -22,6 +22,7 @@ from graphmem.extraction.clauses import Clause
 from graphmem.extraction.lexicon import (
     NAME_STOPWORDS,
     PET_SPECIES,
+    PLACES,
     PLURAL_SPECIES,
     PRONOUN_OF,
     RELATIONS,
@@ -117,6 +118,10 @@ class Subject:
     plural: bool = False  # "we": the speaker and others
 
 
+# Relatives a speaker calls by the role alone, as a name ("Mum", "Dad", "Grandma")
+_CALLED_BY_ROLE = frozenset({"mother", "father", "grandmother", "grandfather"})
+
+
 class Turn:
     """Everything one ``extract`` call works with."""
 
@@ -156,6 +161,27 @@ class Turn:
             return []
         start, end = (NEG_INF, POS_INF) if predicate in TIMELESS else (self.ts, POS_INF)
         return [Draft("assert", self.episode.speaker, predicate, name, start, end, span, side=True)]
+
+    def _someone_else_first(self, referent: str, before: int) -> bool:
+        """Whether the turn, before ``before``, names a person the memory has not met,
+        while ``referent`` was named in an earlier turn: "Tomás and I are dating! he's an
+        architect" is about Tomás, whom no rule registered, not about last week's boss."""
+        if any(n == referent and t == self.memory.turn for n, _, t in self.memory.recent_people):
+            return False
+        known = {n for n, _, _ in self.memory.recent_people} | {self.episode.speaker}
+        for m in re.finditer(rf"(?<![\w'’]){PERSON}(?![\w'’])", self.text[:before]):
+            first = m.group().split()[0]
+            if (
+                m.group() in known
+                or first in known
+                or first.isupper()
+                or first.lower() in NAME_STOPWORDS
+                or is_common_word(first)
+                or first in PLACES
+            ):
+                continue
+            return True
+        return False
 
     def _unnamed(self, rel: str, span: tuple[int, int]) -> Subject | None:
         """ "my brother" with no name known: the owner's unnamed brother, an entity of
@@ -204,7 +230,12 @@ class Turn:
             return Subject(name, self.relation(rel, name, span))
         if who.lower() in ("he", "she"):
             name = self.memory.referent(who.lower())
+            if name and self._someone_else_first(name, span[0]):
+                return None
             return Subject(name, [], 0.6) if name else None
+        if who[:1].isupper() and relative_word(who) in _CALLED_BY_ROLE:
+            # "Mum is moving to Annecy": a parent called by the role is the speaker's
+            return self.subject(f"my {who.lower()}", span)
         words = who.split()
         while words and words[0].lower() in NAME_STOPWORDS:
             words.pop(0)
