@@ -177,3 +177,9 @@ def test_hens_are_pets_and_now_is_a_favourites_verb():
     assert {f[3] for f in facts if f[2] == "owns_pet"} == {"Edith", "Piaf"}
     (facts,) = _read("my favourite drink now is vinho verde")
     assert facts == {("supersede", "Maya", "favourite_drink", "Vinho Verde", None)}
+
+
+def test_a_pet_named_after_it_is_introduced():
+    (facts,) = _read("We adopted a dog! her name is Pippa, a scruffy little thing.")
+    assert ("assert", "Maya", "owns_pet", "Pippa", None) in facts
+    assert not any(f[3] == "dog" for f in facts)

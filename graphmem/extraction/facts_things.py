@@ -130,12 +130,14 @@ def pet_named(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
 PET_NAMED_LATER = pattern(
     r"(?i:named|called)\s+(?i:her|him|it)\s+(?P<n><PERSON>)(?![\w'’])"
     r"|\b(?i:she|he)(?:['’]s|\s+is)\s+(?i:called|named\s+)?(?P<n2><PERSON>)(?=\s*[.!]|\s*$)"
+    # "I adopted a dog! her name is Bolacha, a little mutt": the name, however it goes on
+    r"|\b(?i:her|his|its)\s+name(?:['’]s|\s+is)\s+(?P<n3><PERSON>)(?![\w'’])"
 )
 
 
 def pet_named_later(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     """ "We adopted a dog! Zayd named her Maple": the pet just mentioned gets its name."""
-    name = m.group("n") or m.group("n2")
+    name = m.group("n") or m.group("n2") or m.group("n3")
     for d in x.drafts:
         if d.predicate == "owns_pet" and d.object in PET_SPECIES_SET:
             x.memory.pets[d.object] = name
