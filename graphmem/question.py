@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from graphmem.extraction.lexicon import relative_name, relative_word
+from graphmem.extraction.lexicon import PET_SPECIES, relative_name, relative_word
 from graphmem.extraction.truecase import is_common_word
 from graphmem.model import normalise_name
 from graphmem.time.instant import NEG_INF, ONE_MICROSECOND, POS_INF, is_infinite
@@ -252,20 +252,33 @@ def read_question(
             timeless,
         )
         if beside and (beside.group(1) or beside.group(2)).lower() not in _NOT_NAMES:
-            timeless = (beside.group(1) or beside.group(2)) + " " + timeless
-        projects = [_strip_possessive(n.group()) for n in _CAPITALISED.finditer(timeless)]
-        projects = [n for n in projects if n.lower() not in _NOT_NAMES and n != owner
-                    and not is_common_word(n)]  # fmt: skip
+            timeless = (beside.group(1) or beside.group(2)) + ", " + timeless
+        # "the Petit Pont manuscript deadline": a name of several words, or any one of them
+        runs = [_strip_possessive(n.group()) for n in _CAPITALISED_RUN.finditer(timeless)]
+        named = [n for n in _subnames(runs) if n.lower() not in _NOT_NAMES and n != owner]
+        known = known_names(named) if known_names is not None and named else {}
+        # a common word is a project's name when the store knows it ("Lighthouse")
+        projects = [n for n in named if n in known or not is_common_word(n)]
         if projects:
-            subject, unknown = projects[0], None
-            if known_names is not None and projects[0] not in known_names([projects[0]]):
-                unknown = projects[0]
+            first = next((n for n in projects if n in known), projects[0])
+            subject, unknown = known.get(first, first), None
+            if known_names is not None and first not in known:
+                unknown = first
     if predicate is None and _WHEN.search(low) and facts_of is not None:
         # "when'd we get Mango?": the value names the predicate, if the store knows it
         value = _when_object(main, subject, owner)
         known = [f for f in facts_of(subject or owner, "") if value and f.object
                  and normalise_name(f.object) == normalise_name(value)]  # fmt: skip
         predicate = known[0].predicate if known else None
+    if (
+        predicate == "owns_pet"
+        and subject == owner
+        and _ONE_PET.search(low)
+        and re.search(r"\b(?:called|calling|call|name|named|names)\b", low)
+    ):
+        # which of the pets is the rabbit is not on record: answering with every pet
+        # would answer another question
+        return Reading(subject, None, "none", unknown_name=unknown)
     if predicate is None:
         return Reading(subject, None, "none", unknown_name=unknown)
     times = [
@@ -435,6 +448,10 @@ _SUBJECT_AFTER = re.compile(
     re.I,
 )
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’.-]*")
+_CAPITALISED_RUN = re.compile(r"\b[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*")
+# "what's my rabbit called?": one pet by its species, which the store does not keep
+_SPECIES = "|".join(sorted((re.escape(w) for w in PET_SPECIES), key=len, reverse=True))
+_ONE_PET = re.compile(rf"\b(?:my|our|the)\s+(?:new\s+|little\s+)?(?:{_SPECIES})\b")
 _BARE_RELATIVE = re.compile(r"\b(mum|mom|dad|nan|nana|gran|grandma|grandpa|granny)(?:'s)?\b")
 
 
@@ -537,7 +554,8 @@ _NOT_NAMES = frozenset(
     "by from until till back just so hey ok okay please tell remind any anything quick "
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday christmas easter new year "
-    "spring summer autumn fall winter today yesterday tomorrow last next this that".split()
+    "spring summer autumn fall winter today yesterday tomorrow last next this that "
+    "as of about around".split()
 )
 
 

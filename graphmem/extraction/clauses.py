@@ -195,6 +195,12 @@ _STRONG_CORRECTION = re.compile(
     r"|(?:no|nope|wait|sorry)[,!.:;\-–—]+\s*))+(?:(?i:i\s+meant(?:\s+to\s+say)?|i\s+mean)\b"
     r"(?:\s+that)?[,:]?\s*)?|^(?i:i\s+meant(?:\s+to\s+say)?|i\s+mean)\b(?:\s+that)?[,:]?\s*"
 )
+# "Quick fix to something I told you: ...", "One correction from last time - ...": a
+# preface naming a fix, ended by a colon or dash, marks what follows it as a correction
+_FIX_PREFACE = re.compile(
+    r"(?i:(?:a|one|quick|small|little|tiny|minor|slight)\s+)*(?i:fix|correction)\b"
+    r"[^:.!?;–—]{0,60}?\s*(?::|\s[-–—])\s*"
+)
 _SURE_CORRECTION = re.compile(
     r"(?i)\b(?:sorry|oops|whoops|my\s+bad|my\s+mistake|correction|scratch\s+that|misspoke|"
     r"correct|typo|i\s+meant?)\b"
@@ -275,6 +281,9 @@ def read_clause(
     """The clause ``text[start:end]``; ``last_who``: the subject an elided clause borrows."""
     raw = text[start:end]
     skip = discourse_prefix(raw)
+    preface = _FIX_PREFACE.match(raw, skip)
+    if preface:
+        skip = preface.end()
     strong = _STRONG_CORRECTION.match(raw, skip)
     if strong and strong.end() > skip:
         skip = strong.end()
@@ -282,7 +291,7 @@ def read_clause(
     if weak:
         skip = weak.end()
     body = raw[skip:]
-    marked = bool(strong and strong.group())
+    marked = bool(strong and strong.group()) or bool(preface)
     c = Clause(
         start + skip,
         end,
@@ -291,7 +300,7 @@ def read_clause(
         correction=marked or pending in ("strong", "contra"),
     )
     c.contradiction = (pending == "contra" or marked) and not (
-        pending == "strong" or (marked and _SURE_CORRECTION.search(strong.group()))
+        pending == "strong" or preface or (marked and _SURE_CORRECTION.search(strong.group()))
     )
     c.weak = bool(weak) or pending == "weak"
     trailing = _TRAILING_NOT.search(body)

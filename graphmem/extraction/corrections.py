@@ -33,7 +33,10 @@ from graphmem.time.instant import NEG_INF, POS_INF
 _PREDICATES = PredicateRegistry.with_builtins()
 _OBJECT_ONLY = re.compile(
     r"^(?:(?i:it['’]?s|it\s+is|it\s+was|that['’]?s|that\s+should\s+be|should\s+be|make\s+that|"
-    r"the\s+right\s+one\s+is|it['’]s\s+actually|it\s+should\s+be)\s+)?(?P<obj>[^,;]+?)"
+    r"the\s+right\s+one\s+is|it['’]s\s+actually|it\s+should\s+be|"
+    # "the company is Globex, not Initech": a noun naming what is corrected
+    r"(?:the|my|her|his|their|our)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|was|should\s+be))\s+)?"
+    r"(?P<obj>[^,;]+?)"
     r"(?:\s*,?\s*(?i:not|instead\s+of|rather\s+than)\s+(?P<wrong>[^,;]+?))?\s*[.!]?$"
 )
 
@@ -66,10 +69,59 @@ def add(x: Turn, d: Draft) -> None:
     x.drafts.append(d)
 
 
-def _object_only(x: Turn, c: Clause) -> list[Draft]:
-    """ "sorry, I meant Lisbon": the predicate of the speaker's last fact."""
+def same_value(wrong: str | None, known: str | None) -> bool:
+    """Whether the value a correction calls wrong is the one on record: equal, or its
+    tail ("the 7" for "Pixel 7"), articles and case aside.
+
+    >>> same_value("the Pixel 7", "pixel 7"), same_value("7", "Pixel 7"), same_value("Leeds", "York")
+    (True, True, False)
+    """
+    if not wrong or not known:
+        return False
+    a, b = clean(wrong).casefold().split(), clean(known).casefold().split()
+    return bool(a) and a == b[-len(a) :]
+
+
+def _target(x: Turn, c: Clause, wrong: str | None) -> tuple[str, str] | None:
+    """Which fact a bare correction ("it's Geraint, not Gareth") fixes: the one whose
+    recorded value it names as wrong; with no such value on record, the speaker's last
+    fact, unless that fact's recorded value is a different one (then the correction is of
+    something never read, and guessing would put the right value on the wrong fact)."""
     last = next(((d.subject, d.predicate) for d in reversed(x.drafts) if not d.side), x.memory.last)
+    if not wrong:
+        return last
+    stated = [(d.subject, d.predicate, d.object) for d in x.drafts if not d.side and d.object]
+    on_record = {**x.memory.known, **{(s, p): o for s, p, o in stated}}
+    named = [(s, p) for s, p, o in [*x.memory.said, *stated] if same_value(wrong, o)]
+    if named:
+        return last if last in named else named[-1]
+    if last is not None and (
+        on_record.get(last) is not None or not _PREDICATES.get(last[1]).functional
+    ):
+        return None  # a set's member is corrected only when the wrong one is on record
+    return last
+
+
+def _completed(value: str, wrong: str | None, known: str | None) -> str:
+    """ "the 7a, not the 7" of a "Pixel 7": the recorded value with its tail replaced.
+
+    >>> _completed("7a", "the 7", "Pixel 7"), _completed("Lisbon", "Leeds", "Leeds")
+    ('Pixel 7a', 'Lisbon')
+    """
+    if not (wrong and known and same_value(wrong, known)):
+        return value
+    tail, whole = clean(wrong).split(), clean(known).split()
+    if len(tail) >= len(whole) or len(value.split()) > len(tail):
+        return value
+    return " ".join([*whole[: len(whole) - len(tail)], value])
+
+
+def _object_only(x: Turn, c: Clause) -> list[Draft]:
+    """ "sorry, I meant Lisbon": the predicate of the speaker's last fact, or of the fact
+    whose value it names as wrong."""
     m = _OBJECT_ONLY.match(c.text.strip())
+    named_wrong = m.group("wrong") if m is not None and m.group("wrong") else c.wrong
+    last = _target(x, c, named_wrong)
     if (
         last is None
         or m is None
@@ -79,7 +131,7 @@ def _object_only(x: Turn, c: Clause) -> list[Draft]:
         return []
     subject, predicate = last
     wrong = clean(m.group("wrong")) if m.group("wrong") else c.wrong
-    raw = m.group("obj")
+    raw = re.sub(r"(?i)^(?:actually|really|in\s+fact)\s+", "", m.group("obj").strip())
     if predicate == "deadline":
         date = deadline_date(x, c, 0)
         value = date[0] if date else None
@@ -89,10 +141,23 @@ def _object_only(x: Turn, c: Clause) -> list[Draft]:
         value = title_if_lower(clean(raw))
     else:
         value = clean(raw)
-    if not value or value.lower().split()[0] in PRONOUN_OBJECTS or contains_secret(value):
+    known = x.memory.known.get(last)
+    whole = _completed(clean(raw), wrong, known)
+    if whole != clean(raw):  # "the S22, not the S21" of a "Galaxy S21"
+        value, wrong = whole, known
+    if (
+        not value
+        or not re.search(r"[^\W_]", value)  # "sorry 🙏😂": no value at all
+        or value.lower().split()[0] in PRONOUN_OBJECTS
+        or contains_secret(value)
+    ):
         return []
     if not _fits(predicate, value):
         return []  # "..., sorry Python" after a phone: an aside, not a corrected phone
+    if same_value(value, x.memory.known.get(last)) and any(
+        (d.subject, d.predicate) == last and not d.side for d in x.drafts
+    ):
+        return []  # "R is my favourite now, sorry Python": a farewell to the old value
     return [
         Draft(
             "correct",
@@ -123,6 +188,13 @@ def _corrects(x: Turn, c: Clause, d: Draft) -> bool:
     if d.side:
         return False
     if c.wrong:
+        # "I'm vegan now, not just for January": a "not ..." that is no value of the
+        # predicate, nor the one on record, corrects nothing
+        known = x.memory.known.get((d.subject, d.predicate))
+        if known is not None and not same_value(c.wrong, known) and not c.correction:
+            return False
+        if known is None and not _fits(d.predicate, c.wrong):
+            return False
         return c.correction or _PREDICATES.get(d.predicate).functional
     if c.contradiction:  # "No, I live in Lisbon": only if we had another value
         prior = next(
@@ -151,3 +223,38 @@ def _as_correction(c: Clause, d: Draft) -> Draft:
         c.wrong,
         d.confidence,
     )
+
+
+# "I told you Bruna lives in Faro but that's wrong": the first clause recalls the slip,
+# it does not state it again; the turn's correction cue says so.
+_RECALLS = re.compile(
+    r"^\s*(?:(?i:so|and|but|ok|okay|well)\s+)?(?:I|i)\s+(?:(?i:think|guess)\s+)?(?i:told|said\s+to|"
+    r"said|mentioned|wrote|typed)\b(?:\s+(?i:you|to\s+you))?"
+)
+_CORRECTION_CUE = re.compile(
+    r"(?i)\b(?:correction|correct(?:ing)?\s+(?:that|myself|something)|fix|mistake|misread|"
+    r"misspoke|mixed\s+(?:it\s+|them\s+)?up|got\s+(?:it|that)\s+wrong|(?:that|it)['’]?s\s+wrong|"
+    r"(?:that|it)\s+(?:is|was)\s+wrong|wrong|not\s+right|sorry|oops|whoops|but\s+no\b)"
+)
+_CALLS_IT_WRONG = re.compile(
+    r"(?i)\s*(?:but\s+|and\s+)?(?:(?:that|it)(?:['’]s|\s+is|\s+was)\s+(?:wrong|not\s+right|"
+    r"incorrect|a\s+mistake|not\s+true)|(?:i\s+)?(?:misread|misspoke|mixed\s+(?:it\s+|them\s+)?up|"
+    r"got\s+(?:it|that)\s+wrong)(?:\s+[^,.;!?]{0,30})?|no+)\s*[!.]*\s*"
+)
+
+
+def recalls_a_slip(clause: str, turn: str) -> bool:
+    """Whether ``clause`` repeats what the speaker said before in order to correct it.
+
+    >>> recalls_a_slip("I told you Bruna lives in Faro", "I told you Bruna lives in Faro but that's wrong")
+    True
+    >>> recalls_a_slip("I told you I moved to Faro", "I told you I moved to Faro. Love it.")
+    False
+    """
+    return bool(_RECALLS.match(clause)) and bool(_CORRECTION_CUE.search(turn))
+
+
+def calls_it_wrong(clause: str) -> bool:
+    """ "but that's wrong", "I misread the memo", "no!!": the clause only says a slip
+    was made; the right value follows."""
+    return bool(_CALLS_IT_WRONG.fullmatch(clause))

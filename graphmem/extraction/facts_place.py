@@ -38,8 +38,9 @@ def _place(c: Clause, pos: int):
 # "my sister Keerthi is in Coimbatore", "I'm out in Tucson", "staying in Pune": a place the
 # word list knows as a proper noun (or the place lexicon), not a visit.
 BE_IN = pattern(
-    r"<SUBJ><AUX>\s+(?P<v>(?i:is|am|are|was|been|staying|settled|'m|’m|'s|’s|'re))"
-    r"\s+(?:(?i:now|currently|still|happily|all|finally)\s+)*(?i:in)\s+"
+    # "she's in Porto": the contraction stands right after its subject
+    r"<SUBJ><AUX>(?:\s+(?P<v>(?i:is|am|are|was|been|staying|settled))|(?P<v2>['’](?:m|s|re)))"
+    r"\s+(?:(?i:now|currently|still|happily|all|finally|officially)\s+)*(?i:in)\s+"
 )
 _VISIT = re.compile(
     r"(?i)\b(?:for\s+(?:a|the|an|two|three|few|couple)\b|this\s+week|trip|holiday|vacation|visit|"
@@ -56,7 +57,7 @@ def be_in(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     name = found[2]
     if name not in PLACES and not is_proper_noun(name.split()[0]):
         return None
-    verb = m.group("v").lower()
+    verb = (m.group("v") or m.group("v2")).lower()
     aspect = "past" if verb in ("was",) else "state"
     return emit(x, c, m, "lives_in", [name], aspect, obj_span=found[:2])
 

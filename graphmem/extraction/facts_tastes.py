@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from graphmem.extraction.clauses import Clause
-from graphmem.extraction.lexicon import HOBBY_GAMES, LANGUAGES, words
+from graphmem.extraction.lexicon import HOBBY_GAMES, LANGUAGES, PROGRAMMING_LANGUAGES, words
 from graphmem.extraction.objects import (
     POINTS_BACK,
     clean,
@@ -22,7 +22,7 @@ from graphmem.extraction.objects import (
     phrase_or_gerund,
     split_list,
 )
-from graphmem.extraction.patterns import pattern
+from graphmem.extraction.patterns import alternation, pattern
 from graphmem.extraction.timing import aspect_of
 from graphmem.extraction.turn import Draft, Turn, emit
 
@@ -146,11 +146,18 @@ def _activity(c: Clause, pos: int):
     if not found:
         return None
     activity = re.sub(r"(?i)^(?:playing|doing|practi[cs]ing)\s+(?:the\s+)?(?=\w)", "", found[2])
-    return found[:2], activity, found[2].split()[0].lower()
+    # "birdwatching properly", "on pottery": the adverb and the preposition are no part of it
+    activity = re.sub(r"(?i)\s+(?:properly|seriously|again|now|too|regularly|already)$", "",
+                      activity)  # fmt: skip
+    activity = re.sub(r"(?i)^on\s+(?=\w)", "", activity)
+    first = activity.split()[0].lower() if activity.split() else found[2].split()[0].lower()
+    return found[:2], activity, first
 
 
 def _sounds_like_hobby(activity: str, first: str) -> bool:
-    return first.endswith("ing") or activity.lower() in HOBBY_GAMES
+    """A gerund ("climbing", "sourdough baking") or a pastime the lexicon names."""
+    last = activity.lower().split()[-1] if activity.split() else first
+    return first.endswith("ing") or last.endswith("ing") or activity.lower() in HOBBY_GAMES
 
 
 HOBBY_START = pattern(
@@ -183,7 +190,7 @@ def hobby_start(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
 HOBBY_STOP = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:gave\s+up|given\s+up|quit|stopped|packed\s+in|jacked\s+in|"
     r"ditched|dropped|done\s+with|finished\s+with|knocked\s+(?:it\s+)?on\s+the\s+head\s+with))\s+"
-    r"(?:(?i:the|my|doing)\s+)?"
+    r"(?:(?i:on)\s+)?(?:(?i:the|my|doing)\s+)?"
 )
 
 
@@ -225,16 +232,25 @@ _FAV_WORD = (
 # "my favourite food is X", "my go-to language is now X", "fave film? X"
 FAV_MINE = pattern(
     rf"(?i:my)\s+{_FAV_WORD}\s+(?P<cat>(?i:{_CATEGORY}))s?(?:\s+(?i:of\s+all\s+time|ever))?"
-    r"\s*(?:(?P<v>(?i:is|'s|’s|has\s+become|became|is\s+now|is\s+still|now|these\s+days\s+is|"
+    r"\s*(?:(?P<v>(?i:is|'s|’s|has\s+become|became|is\s+now|is\s+still|now\s+is|now|these\s+days\s+is|"
     r"at\s+the\s+moment\s+is|right\s+now\s+is|has\s+to\s+be|would\s+be|=)|[?:–—-]))\s*"
 )
 # "X is my favourite food", "X has become my go-to language", "X is my drink of choice"
 FAV_VALUE = pattern(
     rf"(?P<obj>[^,.;!?]{{1,40}}?)\s+(?P<v>(?i:is|are|'s|’s|has\s+become|have\s+become|became|"
     r"is\s+now|is\s+still|remains|will\s+always\s+be))\s+(?:(?i:now|still|officially|easily|"
-    r"definitely|honestly|totally|basically)\s+)?(?i:my)\s+(?:(?:"
+    # any -ly adverb, and the idioms that grade a favourite ("hands down", "by far")
+    r"definitely|honestly|totally|basically|hands\s+down|by\s+far|without\s+a\s+doubt|"
+    r"[a-z]+ly)\s+){0,2}(?i:my)\s+(?:(?:"
     rf"{_FAV_WORD})\s+(?P<cat>(?i:{_CATEGORY}))|(?P<cat2>(?i:{_CATEGORY}))\s+(?i:of\s+choice)|"
     rf"(?P<cat3>(?i:{_CATEGORY})))\b"
+)
+
+# "It's my favourite language now": the value is what "it" stands for
+FAV_IT = pattern(
+    r"(?<![\w'’])(?P<obj>(?i:it|that))(?P<v>['’]s|\s+(?i:is|has\s+become|became|is\s+now))\s+"
+    r"(?:(?i:now|still|officially|easily|definitely|honestly|hands\s+down|by\s+far|[a-z]+ly)\s+)"
+    rf"{{0,2}}(?i:my)\s+(?:(?i:new)\s+)?(?:{_FAV_WORD})\s+(?P<cat>(?i:{_CATEGORY}))\b"
 )
 
 
@@ -246,6 +262,8 @@ def favourite_value(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         return []
     if "obj" in m.re.groupindex:
         value = _favourite_object(m.group("obj"))
+        if value is None and re.fullmatch(r"(?i)\s*(?:it|that|this)\s*", m.group("obj")):
+            value = _antecedent(x, c, predicate)
     else:
         found = phrase(c, m.end(), max_words=6)
         value = found[2] if found else None
@@ -254,6 +272,17 @@ def favourite_value(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     verb = (m.groupdict().get("v") or "").lower()
     changed = bool(re.search(r"become|became|now|new", verb + " " + m.group(0).lower()))
     return emit(x, c, m, predicate, [value], "change" if changed else "state", subject=x.me)
+
+
+def _antecedent(x: Turn, c: Clause, predicate: str) -> str | None:
+    """What "it" is in "R has stolen my heart. It's my favourite language now": the last
+    word of the predicate's closed class said earlier in the turn (only a class the
+    lexicon lists can be found this way; "it" of a film is left unread)."""
+    if predicate != "favourite_language":
+        return None
+    names = alternation(PROGRAMMING_LANGUAGES)
+    before = list(re.finditer(rf"(?<![\w+#])(?:{names})(?![\w+#])", x.text[: c.start]))
+    return before[-1].group() if before else None
 
 
 def _favourite_object(text: str) -> str | None:

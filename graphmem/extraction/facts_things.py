@@ -14,7 +14,7 @@ from graphmem.extraction.clauses import Clause
 from graphmem.extraction.lexicon import PET_SPECIES as PET_SPECIES_SET
 from graphmem.extraction.lexicon import PLURAL_SPECIES, POSSESSIONS
 from graphmem.extraction.objects import names, phrase
-from graphmem.extraction.patterns import pattern
+from graphmem.extraction.patterns import PERSON_LIST, pattern
 from graphmem.extraction.timing import aspect_of
 from graphmem.extraction.turn import Draft, Turn, emit
 
@@ -53,6 +53,13 @@ def pet_have(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         if subj and subj.name == x.episode.speaker:
             x.memory.pets[species] = pets[-1]
         return emit(x, c, m, "owns_pet", pets, aspect)
+    if m.group("q").lower() not in ("a", "an", "one", "another", "the", "my"):
+        # "two hens - rescued girls - called Edith and Piaf": several animals are their
+        # names, given later in the turn or not at all (a count is no one pet)
+        after = x.text[c.start + max(0, m.end() - len(c.prefix)) :]  # m reads the clause
+        later = re.search(rf"\b(?i:named|called)\s+({PERSON_LIST})(?![\w'’])", after)
+        pets = names(later.group(1)) if later and later.start() < 80 else []
+        return emit(x, c, m, "owns_pet", pets, aspect) if pets else []
     obj = _pet_name(x, species, None) if m.group("q") in ("the", "my") else species
     return emit(x, c, m, "owns_pet", [obj], aspect)
 
@@ -123,12 +130,14 @@ def pet_named(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
 PET_NAMED_LATER = pattern(
     r"(?i:named|called)\s+(?i:her|him|it)\s+(?P<n><PERSON>)(?![\w'’])"
     r"|\b(?i:she|he)(?:['’]s|\s+is)\s+(?i:called|named\s+)?(?P<n2><PERSON>)(?=\s*[.!]|\s*$)"
+    # "I adopted a dog! her name is Bolacha, a little mutt": the name, however it goes on
+    r"|\b(?i:her|his|its)\s+name(?:['’]s|\s+is)\s+(?P<n3><PERSON>)(?![\w'’])"
 )
 
 
 def pet_named_later(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     """ "We adopted a dog! Zayd named her Maple": the pet just mentioned gets its name."""
-    name = m.group("n") or m.group("n2")
+    name = m.group("n") or m.group("n2") or m.group("n3")
     for d in x.drafts:
         if d.predicate == "owns_pet" and d.object in PET_SPECIES_SET:
             x.memory.pets[d.object] = name

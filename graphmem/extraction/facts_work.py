@@ -300,8 +300,14 @@ OFF_PROJECT = pattern(
 
 
 def off_project(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
-    """ "I'm off the Apollo project"."""
+    """ "I'm off the Apollo project"; "Maré shipped. I'm off the project now": the
+    project on record that the turn names before the clause (none named: nothing)."""
     project = _project(c, m.end())
+    if project and project.lower() in ("project", "it", "that", "this"):
+        before = x.text[: c.start].casefold()
+        on_record = [o for s, p, o in x.memory.said if p == "works_on"]
+        named = [o for o in on_record if o.casefold() in before]
+        project = named[-1] if named else None
     return emit(x, c, m, "works_on", [project], "retract") if project else []
 
 

@@ -23,7 +23,7 @@ RELATIONS: dict[str, str | None] = {
     ),
     **dict.fromkeys(words("son daughter kid child baby stepson stepdaughter"), "child"),
     **dict.fromkeys(words("mom mum mother dad father parent stepmom stepmother stepdad"), "parent"),
-    **dict.fromkeys(words("manager boss supervisor"), "manager"),
+    **dict.fromkeys([*words("manager boss supervisor"), "line manager"], "manager"),
     **dict.fromkeys(["friend", "best friend"], "friend"),
     **dict.fromkeys(
         words(
@@ -39,7 +39,8 @@ PET_SPECIES = frozenset(
         "tortoise snake lizard gecko horse pony ferret rat mouse chinchilla hedgehog iguana "
         "cockatiel canary axolotl tarantula retriever labrador poodle beagle terrier husky corgi "
         "dachshund bulldog spaniel collie pug chihuahua greyhound dalmatian kitty pup tabby "
-        "moggy mutt lurcher whippet schnauzer sheepdog shepherd"
+        "moggy mutt lurcher whippet schnauzer sheepdog shepherd hen chicken duck goat "
+        "alpaca donkey cockatoo budgerigar betta"
     )
     + ["guinea pig", "bearded dragon"]
 )
@@ -238,7 +239,11 @@ HOBBY_GAMES = frozenset(
         "cricket hockey poker bridge guitar piano violin cello drums bass saxophone flute ukulele "
         "trumpet clarinet harp yoga pilates karate judo taekwondo boxing kickboxing fencing "
         "archery crossfit ballet salsa padel pickleball frisbee handball lacrosse softball darts "
-        "billiards bowling sudoku crosswords jiu-jitsu bjj capoeira parkour polo curling"
+        "billiards bowling sudoku crosswords jiu-jitsu bjj capoeira parkour polo curling "
+        # crafts and pastimes named by a noun, not a gerund
+        "pottery ceramics crochet knitting embroidery calligraphy origami photography "
+        "choir orchestra karaoke improv theatre theater zumba spinning aikido kendo "
+        "triathlon bouldering surfing rowing"
     )
     + [
         "video games",

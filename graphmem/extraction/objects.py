@@ -87,6 +87,15 @@ _TIME_WORDS = frozenset(
 )
 
 
+# "a firm called X", "a little town named X", "this tiny startup called X"
+_DESCRIBED = re.compile(
+    r"(?i:a|an|this|that|some)\s+(?:[\w'’-]+\s+){0,3}?(?i:company|firm|agency|startup|"
+    r"start-up|studio|school|shop|bakery|hospital|clinic|practice|charity|bank|consultancy|"
+    r"business|restaurant|caf[eé]|outfit|organi[sz]ation|lab|place|town|village|city|suburb|"
+    r"neighbou?rhood|district|publisher|brand|label|team|project|app)\s+(?i:called|named)\s+"
+)
+
+
 def take_entity(text: str, pos: int, limit: int, *, lowercase_ok: bool = True):
     """The name of a place, organisation or person starting at ``pos``.
 
@@ -97,6 +106,10 @@ def take_entity(text: str, pos: int, limit: int, *, lowercase_ok: bool = True):
     """
     while pos < limit and text[pos].isspace():
         pos += 1
+    described = _DESCRIBED.match(text[pos:limit])
+    if described:  # "a firm called Ferrous Labs": the name after the description
+        pos += described.end()
+        lowercase_ok = False
     article = re.match(r"(?i:the)\s+", text[pos:limit])
     if re.match(r"(?i:an?)\s+", text[pos:limit]):
         return None

@@ -40,7 +40,7 @@ def alternation_words(words) -> str:
 
 REL_MODIFIERS = (
     r"(?:(?:older|younger|little|big|baby|twin|new|best|eldest|oldest|youngest|elder|step|dear|"
-    r"lovely|current)\s+)*"
+    r"lovely|current|actual|real|proper|official)\s+)*"
 )
 REL = rf"(?:{REL_MODIFIERS}(?i:{_REL_WORDS}|{_PET_WORDS}))"
 PET = rf"(?i:{_PET_WORDS})"

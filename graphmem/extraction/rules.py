@@ -58,7 +58,7 @@ from graphmem.extraction.clauses import (
     read_clause,
     split_clauses,
 )
-from graphmem.extraction.corrections import add, corrected
+from graphmem.extraction.corrections import add, calls_it_wrong, corrected, recalls_a_slip
 from graphmem.extraction.frames import FrameReader
 from graphmem.extraction.guards import blocked, mutes_sentence, speaks_as_system
 from graphmem.extraction.patterns import SUBJ
@@ -170,6 +170,7 @@ RULES: tuple[Rule, ...] = (
     Rule("hobby_start", facts_tastes.HOBBY_START, facts_tastes.hobby_start),
     Rule("hobby_stop", facts_tastes.HOBBY_STOP, facts_tastes.hobby_stop),
     Rule("likes", facts_tastes.LIKES, facts_tastes.likes),
+    Rule("fav_it", facts_tastes.FAV_IT, facts_tastes.favourite_value),
     Rule("fav_mine", facts_tastes.FAV_MINE, facts_tastes.favourite_value),
     Rule("fav_value", facts_tastes.FAV_VALUE, facts_tastes.favourite_value),
     Rule("favourite", facts_tastes.FAVOURITE, facts_tastes.favourite),
@@ -271,6 +272,9 @@ class RuleExtractor:
             if marker_only(c):
                 pending = mark_for_next(c, text[start:end])
                 continue
+            if recalls_a_slip(c.text, text) or calls_it_wrong(c.text):
+                pending = "strong"  # what follows is the right value
+                continue
             if mutes_sentence(c.text):
                 muted = sentence
                 continue
@@ -334,6 +338,8 @@ class RuleExtractor:
             pred = _PREDICATES.get(d.predicate)
             if d.op != "retract" and d.object and (d.predicate == "works_on" or pred.functional):
                 x.memory.known[(d.subject, d.predicate)] = d.object
+            if d.op != "retract" and d.object and not d.side:
+                x.memory.said = [*x.memory.said[-63:], (d.subject, d.predicate, d.object)]
             out.append(
                 CandidateFact(
                     op=d.op,

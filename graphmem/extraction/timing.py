@@ -166,6 +166,10 @@ def timing(ts: datetime, aspect: str, predicate: str, te: TimeExpression | None)
     return "assert", ts, POS_INF
 
 
+def _new_op(predicate: str) -> str:
+    return "supersede" if _PREDICATES.get(predicate).functional else "assert"
+
+
 def valid_time(
     x: Turn,
     c: Clause,
@@ -187,6 +191,9 @@ def valid_time(
         aspect = "change"  # "I'm now vegetarian", "I live in Vancouver now"
     if aspect == "future":  # "on June 3" in a future statement is the next June 3
         te = time_in(c, obj_span, x.future_times(c))
+        if te is None and timed and (start := x.memory.upcoming(x.ts)) is not None:
+            # "I start at Acme on 6 April. I'll be reporting to Raj": the same change
+            return _new_op(predicate), start, POS_INF, None
     found = timing(x.ts, aspect, predicate, te if timed else None)
     if found is None:
         return None

@@ -22,6 +22,7 @@ from graphmem.extraction.clauses import Clause
 from graphmem.extraction.lexicon import (
     NAME_STOPWORDS,
     PET_SPECIES,
+    PLACES,
     PLURAL_SPECIES,
     PRONOUN_OF,
     RELATIONS,
@@ -64,17 +65,47 @@ class SpeakerMemory:
     people: dict[str, str] = field(default_factory=dict)  # "wife" -> "Maria"
     pets: dict[str, str] = field(default_factory=dict)  # "cat" -> "Tom"
     known: dict[tuple[str, str], str] = field(default_factory=dict)  # (subj, pred) -> object
+    # every value stated lately, sets too (what a correction's "not X" can name), newest last
+    said: list[tuple[str, str, str]] = field(default_factory=list)
     # the people named lately, newest last, with the pronoun each takes (None: either)
-    recent_people: list[tuple[str, str | None]] = field(default_factory=list)
+    # and the turn that named them
+    recent_people: list[tuple[str, str | None, int]] = field(default_factory=list)
+    turn: int = 0  # how many turns of this speaker have been read
+    session: str | None = None
+
+    # the start of the last future change the speaker dated, and the turn that dated it
+    future: tuple[datetime, int] | None = None
+
+    def upcoming(self, now: datetime) -> datetime | None:
+        """The start of a future change dated in this turn or the one before, if still
+        ahead: an undated "I'll be ..." next to it belongs to the same change."""
+        if self.future is None or self.future[1] < self.turn - 1 or self.future[0] <= now:
+            return None
+        return self.future[0]
+
+    def next_turn(self, session: str | None) -> None:
+        """A new turn of the speaker; a new session forgets who "he" and "she" were."""
+        self.turn += 1
+        if session != self.session:
+            self.recent_people, self.session = [], session
 
     def named(self, name: str, pronoun: str | None) -> None:
         self.recent_people = [p for p in self.recent_people if p[0] != name][-7:]
-        self.recent_people.append((name, pronoun))
+        self.recent_people.append((name, pronoun, self.turn))
 
     def referent(self, pronoun: str) -> str | None:
-        """Who "he" / "she" is: the last person named who can take that pronoun."""
-        for name, takes in reversed(self.recent_people):
-            if takes in (None, pronoun):
+        """Who "he" / "she" is: the last person named who can take that pronoun, in this
+        turn or the one before (further back, a pronoun is more often someone the
+        extractor never read, and guessing gives a third party's facts to the wrong one).
+
+        >>> m = SpeakerMemory(); m.next_turn("s1"); m.named("Tom", "he")
+        >>> m.referent("he"), m.referent("she")
+        ('Tom', None)
+        >>> m.next_turn("s1"); m.next_turn("s1"); m.referent("he") is None
+        True
+        """
+        for name, takes, turn in reversed(self.recent_people):
+            if takes in (None, pronoun) and turn >= self.turn - 1:
                 return name
         return None
 
@@ -87,11 +118,16 @@ class Subject:
     plural: bool = False  # "we": the speaker and others
 
 
+# Relatives a speaker calls by the role alone, as a name ("Mum", "Dad", "Grandma")
+_CALLED_BY_ROLE = frozenset({"mother", "father", "grandmother", "grandfather"})
+
+
 class Turn:
     """Everything one ``extract`` call works with."""
 
     def __init__(self, episode: Episode, memory: SpeakerMemory, first_person: bool, text: str):
         self.episode, self.memory, self.first_person = episode, memory, first_person
+        memory.next_turn(episode.session)
         self.ts = episode.timestamp
         self.text = text  # masked
         self.drafts: list[Draft] = []
@@ -125,6 +161,27 @@ class Turn:
             return []
         start, end = (NEG_INF, POS_INF) if predicate in TIMELESS else (self.ts, POS_INF)
         return [Draft("assert", self.episode.speaker, predicate, name, start, end, span, side=True)]
+
+    def _someone_else_first(self, referent: str, before: int) -> bool:
+        """Whether the turn, before ``before``, names a person the memory has not met,
+        while ``referent`` was named in an earlier turn: "Tomás and I are dating! he's an
+        architect" is about Tomás, whom no rule registered, not about last week's boss."""
+        if any(n == referent and t == self.memory.turn for n, _, t in self.memory.recent_people):
+            return False
+        known = {n for n, _, _ in self.memory.recent_people} | {self.episode.speaker}
+        for m in re.finditer(rf"(?<![\w'’]){PERSON}(?![\w'’])", self.text[:before]):
+            first = m.group().split()[0]
+            if (
+                m.group() in known
+                or first in known
+                or first.isupper()
+                or first.lower() in NAME_STOPWORDS
+                or is_common_word(first)
+                or first in PLACES
+            ):
+                continue
+            return True
+        return False
 
     def _unnamed(self, rel: str, span: tuple[int, int]) -> Subject | None:
         """ "my brother" with no name known: the owner's unnamed brother, an entity of
@@ -173,7 +230,12 @@ class Turn:
             return Subject(name, self.relation(rel, name, span))
         if who.lower() in ("he", "she"):
             name = self.memory.referent(who.lower())
+            if name and self._someone_else_first(name, span[0]):
+                return None
             return Subject(name, [], 0.6) if name else None
+        if who[:1].isupper() and relative_word(who) in _CALLED_BY_ROLE:
+            # "Mum is moving to Annecy": a parent called by the role is the speaker's
+            return self.subject(f"my {who.lower()}", span)
         words = who.split()
         while words and words[0].lower() in NAME_STOPWORDS:
             words.pop(0)
@@ -217,6 +279,8 @@ def emit(
     if when is None:
         return list(subj.extra)
     op, start, end, time_text = when
+    if time_text is not None and start > x.ts and start != POS_INF:
+        x.memory.future = (start, x.memory.turn)
     out = list(subj.extra)
     for obj in objects:
         if obj is not None and (not obj.strip() or contains_secret(obj)):

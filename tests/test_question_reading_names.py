@@ -1,0 +1,38 @@
+"""Reading whose fact a question asks about when the name is several words, a common
+word, or behind a time phrase; and not answering one pet's name with every pet."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from graphmem.question import read_question
+
+ASKED = datetime(2026, 3, 10, 15, 0, tzinfo=UTC)
+
+
+def _read(question: str, known: tuple[str, ...] = ()):
+    return read_question(question, owner="Maya", reference=ASKED,
+                         known_names=lambda ns: {n: n for n in ns if n in known})  # fmt: skip
+
+
+def test_a_project_of_several_words_is_one_name():
+    r = _read("What was the Blue Finch manuscript deadline as of August 2025?", ("Blue Finch",))
+    assert (r.subject, r.predicate, r.unknown_name) == ("Blue Finch", "deadline", None)
+
+
+def test_a_project_named_by_a_common_word_the_store_knows():
+    r = _read("As of February 2026, what did you have down as the Beacon deadline?", ("Beacon",))
+    assert (r.subject, r.predicate, r.mode) == ("Beacon", "deadline", "known_at")
+
+
+def test_a_time_phrase_opening_the_question_is_no_name():
+    r = _read("As of January 2026, where did I live?")
+    assert (r.subject, r.predicate, r.unknown_name) == ("Maya", "lives_in", None)
+
+
+def test_one_pet_asked_for_by_its_species_is_not_answered_with_every_pet():
+    assert _read("What's my hamster called?").predicate is None
+    assert _read("What did we end up naming the goat?").predicate is None
+    # asking about the pets, or whether one is still there, is answerable
+    assert _read("Which pets do I have?").predicate == "owns_pet"
+    assert _read("did i still have the goldfish last week?").predicate == "owns_pet"
