@@ -79,9 +79,9 @@ def plain_indexing() -> Iterator[None]:
     """Index turns by their bare text, as graphmem did before issue 12 (bench-only: the
     renderer is swapped where the embedder and the embedded store call it)."""
     import graphmem.memory
-    import graphmem.store.embedded
+    import graphmem.store.embedded.backend
 
-    modules = (graphmem.memory, graphmem.store.embedded)
+    modules = (graphmem.memory, graphmem.store.embedded.backend)
     saved = [m.episode_index_text for m in modules]
     for m in modules:
         m.episode_index_text = lambda e: e.text

@@ -178,3 +178,16 @@ def test_neo4j_episodes_stored_before_search_text_get_it_when_the_schema_is_appl
     finally:
         mem.close()
         wipe_neo4j(uri)
+
+
+@pytest.mark.parametrize(("speaker", "component"), [("user", "rrf"), ("Priya", "fused")])
+def test_auto_fusion_follows_who_speaks_in_the_turns_found(speaker, component):
+    """Turns said by named people are ranked by score fusion (the turn benchmark), turns
+    said by roles by reciprocal rank fusion (LongMemEval): the default, ``fusion="auto"``."""
+    from graphmem import Episode, Memory
+
+    mem = Memory.open(":memory:", embedder=None)
+    mem.add_episodes([Episode(speaker=speaker, text="I signed up for a pottery class",
+                              timestamp="2024-03-02T10:00:00Z", scope="c")])  # fmt: skip
+    hits = mem.search("pottery class", scope="c", targets=("episodes",)).hits
+    assert hits and component in hits[0].components
