@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from graphmem.cli.context import DEMO_SCOPE, DEMO_SPEAKER, EXIT_OK, Ctx
-from graphmem.cli.render import make_table, short_time, status_text, styled_text
+from graphmem.cli.render import make_table, styled_text, timeline_table
 from graphmem.time.instant import format_instant
 
 if TYPE_CHECKING:
@@ -140,22 +140,7 @@ def _demo(ctx: Ctx, args: argparse.Namespace, store: str, scope: str, log: Path)
         + ", ".join(f"{f.object} ({f.describe_validity()})" for f in believed)
     )
     ctx.out.print()
-    table = make_table(
-        f"Timeline of {DEMO_SPEAKER} (valid time, as best known now)",
-        "predicate",
-        "value",
-        "from",
-        "until",
-        "status",
-    )
-    for e in timeline:
-        table.add_row(
-            e.predicate,
-            e.object,
-            short_time(e.valid_from),
-            short_time(e.valid_to),
-            status_text(e.status),
-        )
+    table = timeline_table(f"Timeline of {DEMO_SPEAKER} (valid time, as best known now)", timeline)
     ctx.out.print(table)
     if args.keep or ctx.store_given:
         ctx.out.print("Try next:")

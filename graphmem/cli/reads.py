@@ -18,6 +18,7 @@ from graphmem.cli.render import (
     short_time,
     shown_text,
     status_text,
+    timeline_table,
 )
 from graphmem.time.instant import format_instant
 
@@ -177,15 +178,7 @@ def cmd_timeline(ctx: Ctx, args: argparse.Namespace) -> int:
         return EXIT_OK if entries else _unknown_scope(ctx, memory, named=True)
     title = f"timeline of {args.subject}" + (f" {args.predicate}" if args.predicate else "")
     title += f", as known at {short_time(known_at)}" if known_at else ""
-    table = make_table(title, "predicate", "value", "from", "until", "status")
-    for e in entries:
-        table.add_row(
-            e.predicate,
-            e.object,
-            short_time(e.valid_from),
-            short_time(e.valid_to),
-            status_text(e.status),
-        )
+    table = timeline_table(title, entries)
     ctx.out.print(table if entries else f"[yellow]nothing known[/] ({shown_text(title)})")
     return EXIT_OK if entries else _unknown_scope(ctx, memory, named=True)
 

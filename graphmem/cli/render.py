@@ -145,6 +145,15 @@ def facts_table(
     return table
 
 
+def timeline_table(title: str, entries: Sequence[Any]):
+    """Timeline entries: a value's coalesced stretches with their status."""
+    table = make_table(title, "predicate", "value", "from", "until", "status")
+    for e in entries:
+        table.add_row(e.predicate, e.object, short_time(e.valid_from), short_time(e.valid_to),
+                      status_text(e.status))  # fmt: skip
+    return table
+
+
 def answer_json(answer: Answer) -> dict[str, Any]:
     return {
         "question": answer.question,

@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field
 
 from graphmem.answer import Answer
 from graphmem.errors import GraphmemError, TransientStoreError
+from graphmem.ingest import LoadReport  # a dataclass: FastAPI serves it as it is
 from graphmem.memory import Memory
 from graphmem.model import DEFAULT_SCOPE, Change, Entity, Fact, TimelineEntry
 from graphmem.retrieval.hybrid import SearchResult
@@ -72,15 +73,9 @@ class FactsRequest(BaseModel):
     scope: str = DEFAULT_SCOPE
 
 
-class TimelineRequest(BaseModel):
-    subject: str
-    predicate: str | None = None
-    as_of: When = None
-    known_at: When = None
-    scope: str = DEFAULT_SCOPE
+class SubjectRequest(BaseModel):
+    """A timeline's or a history's question: one subject, in a time mode."""
 
-
-class HistoryRequest(BaseModel):
     subject: str
     predicate: str | None = None
     as_of: When = None
@@ -131,22 +126,6 @@ class ToolCall(BaseModel):
 class HistoryRow(BaseModel):
     fact: Fact
     status: str
-
-
-class LoadResult(BaseModel):
-    path: str
-    format: str | None = None
-    records: int = 0
-    episodes_added: int = 0
-    episodes_skipped: int = 0
-    facts_written: int = 0
-    operations: int = 0
-    conflicts_skipped: int = 0
-    secrets_redacted: int = 0
-    batches: int = 0
-    seconds: float = 0.0
-    embedding_seconds: float = 0.0
-    errors: list[str] = Field(default_factory=list)
 
 
 class Health(BaseModel):
@@ -215,11 +194,11 @@ def create_app(memory: Memory, *, token: str, store: str | None = None) -> FastA
         return call("facts", **body.model_dump())
 
     @app.post("/timeline", response_model=list[TimelineEntry])
-    def timeline(body: TimelineRequest) -> list[TimelineEntry]:
+    def timeline(body: SubjectRequest) -> list[TimelineEntry]:
         return call("timeline", **body.model_dump())
 
     @app.post("/history", response_model=list[HistoryRow])
-    def history(body: HistoryRequest) -> list[HistoryRow]:
+    def history(body: SubjectRequest) -> list[HistoryRow]:
         rows = call("history", **body.model_dump())
         return [HistoryRow(fact=fact, status=status) for fact, status in rows]
 
@@ -231,8 +210,8 @@ def create_app(memory: Memory, *, token: str, store: str | None = None) -> FastA
     def context(body: ContextRequest) -> str:
         return call("context", **body.model_dump())
 
-    @app.post("/load", response_model=LoadResult)
-    def load(body: LoadRequest) -> LoadResult:
+    @app.post("/load", response_model=LoadReport)
+    def load(body: LoadRequest) -> LoadReport:
         if (body.path is None) == (body.records is None):
             raise HTTPException(status_code=422, detail="give either 'path' or 'records'")
         options = body.model_dump(exclude={"path", "records", "name"})
@@ -240,8 +219,8 @@ def create_app(memory: Memory, *, token: str, store: str | None = None) -> FastA
         if body.path is not None:
             if not os.path.isfile(body.path):
                 raise GraphmemError(f"{body.path}: no such file on the service's machine")
-            return LoadResult(**asdict(call("load", body.path, **options)))
-        return LoadResult(**asdict(_load_records(call, body.records or [], options, body.name)))
+            return call("load", body.path, **options)
+        return _load_records(call, body.records or [], options, body.name)
 
     @app.post("/tools/{name}")
     def tool(name: str, body: ToolCall) -> dict[str, Any]:
