@@ -11,9 +11,10 @@ same machine can reach ``127.0.0.1`` too, so loopback is no reason to go without
 An error graphmem reports is HTTP 400 (its class and message as JSON); a store busy
 elsewhere is 503.
 
->>> from fastapi.testclient import TestClient  # doctest: +SKIP
->>> app = create_app(Memory.open(":memory:", embedder=None), token="t")  # doctest: +SKIP
->>> TestClient(app).get("/health", headers={"Authorization": "Bearer t"}).json()["status"]  # doctest: +SKIP
+>>> from fastapi.testclient import TestClient
+>>> from graphmem.memory import Memory
+>>> app = create_app(Memory.open(":memory:", embedder=None), token="t")
+>>> TestClient(app).get("/health", headers={"Authorization": "Bearer t"}).json()["status"]
 'ok'
 """
 
