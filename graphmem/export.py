@@ -25,6 +25,7 @@ import json
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import asdict
 from typing import IO, TYPE_CHECKING, Any
 
 from graphmem.history import status_of
@@ -111,11 +112,14 @@ def _episode_record(episode: Episode) -> dict[str, Any]:
 def export_jsonl(
     memory: Memory, out: Out, *, scope: str | None = None, episodes: bool = True
 ) -> int:
-    """One JSON object a line: entities, fact rows (every row ever recorded), episodes.
-    Returns the number of lines written."""
+    """One JSON object a line: declared predicates, then per scope entities, fact rows
+    (every row ever recorded) and episodes. Returns the number of lines written."""
     count = 0
     at = now()
     with _opened(out) as handle:
+        for predicate in memory.backend.predicates():  # declared ones: the rows need them
+            handle.write(json.dumps({"kind": "predicate", **asdict(predicate)}) + "\n")
+            count += 1
         for sc in _scopes(memory, scope):
             records: list[dict[str, Any]] = [_entity_record(e) for e in memory.entities(scope=sc)]
             records += [fact_record(r, at) for r in _rows(memory, sc)]

@@ -29,6 +29,7 @@ from pydantic import ValidationError
 from graphmem.errors import LoadError
 from graphmem.extraction.secrets import contains_secret, redact
 from graphmem.model import Entity, Episode, Fact, Provenance, text_owner
+from graphmem.predicates import Predicate
 from graphmem.store.index_text import episode_index_text
 from graphmem.store.protocol import RowQuery, WriteBatch
 from graphmem.time.bitemporal import Clock
@@ -66,6 +67,11 @@ def _read(source: IO[str], name: str, scope: str | None = None) -> dict[str, dic
                 item = Entity.model_validate({k: v for k, v in record.items() if k != "kind"})
             elif kind == "episode":
                 item = Episode.model_validate({k: v for k, v in record.items() if k != "kind"})
+            elif kind == "predicate":
+                declared = Predicate(**{k: v for k, v in record.items() if k != "kind"})
+                by_scope[_PREDICATES]["predicate"].append(declared)  # scope-free
+                lines[id(declared)] = number
+                continue
             else:
                 raise ValueError(f"unknown record kind {kind!r}")
         except (ValueError, ValidationError, AttributeError, KeyError) as exc:
@@ -82,6 +88,28 @@ def _read(source: IO[str], name: str, scope: str | None = None) -> dict[str, dic
 
 
 _LINES = "\x00lines"
+_PREDICATES = "\x00predicates"
+
+
+def _declare(memory: Memory, predicates: list[Predicate], lines: dict[int, int], name: str
+             ) -> list[Predicate]:  # fmt: skip
+    """Make the file's declared predicates known (in memory only: stored once the whole
+    file is found consistent); refuse one whose shape differs from this store's."""
+    new = []
+    for p in predicates:
+        if p.name in memory.registry:
+            old = memory.registry.get(p.name)
+            if (old.functional, old.object_kind) != (p.functional, p.object_kind):
+                raise LoadError(f"predicate {p.name!r} is {p.cardinality} {p.object_kind} here, "
+                                f"{old.cardinality} {old.object_kind} in this store",
+                                path=name, line=lines.get(id(p)))  # fmt: skip
+            continue
+        new.append(memory.registry.declare(
+            p.name, functional=p.functional, object_kind=p.object_kind,
+            subject_type=p.subject_type, object_type=p.object_type, phrase=p.phrase,
+            description=p.description,
+        ))  # fmt: skip
+    return new
 
 
 def _check(memory: Memory, scope: str, kinds: dict[str, list], lines: dict[int, int],
@@ -145,7 +173,8 @@ def _check(memory: Memory, scope: str, kinds: dict[str, list], lines: dict[int, 
 
 def import_jsonl(memory: Memory, source: str | os.PathLike[str] | IO[str],
                  scope: str | None = None) -> dict[str, int]:  # fmt: skip
-    """Put an export back; returns how many rows, entities and episodes were added.
+    """Put an export back; returns how many rows, entities, episodes and declared
+    predicates were added.
     With ``scope``, every record must be of that scope. Nothing is written unless the
     whole file is consistent (:func:`_check`)."""
     name = os.fspath(source) if isinstance(source, str | os.PathLike) else getattr(
@@ -156,10 +185,13 @@ def import_jsonl(memory: Memory, source: str | os.PathLike[str] | IO[str],
     else:
         grouped = _read(source, name, scope)
     lines = grouped.pop(_LINES)
+    declared = _declare(memory, grouped.pop(_PREDICATES, {}).get("predicate", []), lines, name)
     for each, kinds in grouped.items():
         _check(memory, each, kinds, lines, name)  # type: ignore[arg-type]
-    counts = {"rows": 0, "entities": 0, "episodes": 0}
+    counts = {"rows": 0, "entities": 0, "episodes": 0, "predicates": len(declared)}
     backend = memory.backend
+    for predicate in declared:
+        backend.put_predicate(predicate)
     for scope, kinds in grouped.items():
         facts: list[Fact] = kinds["fact"]
         have = {r.id for r in backend.rows(RowQuery(scope=scope, bounds=TemporalBounds.history(),

@@ -95,7 +95,12 @@ def test_export_then_import_reproduces_every_mode(original, tmp_path):
     assert counts["rows"] == sum(len(expected[(s, "rows")]) for s in SCOPES)
     assert snapshot(copy, stamps) == expected
     dump.seek(0)
-    assert import_jsonl(copy, dump) == {"rows": 0, "entities": 0, "episodes": 0}  # idempotent
+    assert import_jsonl(copy, dump) == {
+        "rows": 0,
+        "entities": 0,
+        "episodes": 0,
+        "predicates": 0,
+    }  # idempotent
     # The clock came along: an earlier transaction time is still refused.
     with pytest.raises(Exception, match="transaction time"):
         copy.remember("Ann", "hobby", "chess", scope="alice", recorded_at=stamps[0])
@@ -197,3 +202,39 @@ def test_import_with_a_scope_takes_only_that_scope(tmp_path):
         with pytest.raises(LoadError, match="scope 's', importing into 'other'"):
             import_jsonl(target, path, scope="other")
         assert import_jsonl(target, path, scope="s")["rows"] == 1
+
+
+def _declared_store(path: Path, *, functional: bool = True) -> Memory:
+    mem = Memory.open(path, embedder=None)
+    mem.declare("lives_at", functional=functional, literal=True,
+                phrase="{subject} lives at {object}")  # fmt: skip
+    return mem
+
+
+def test_declared_predicates_travel_with_the_export(tmp_path):
+    source = _declared_store(tmp_path / "a.db")
+    source.remember("Sam", "lives_at", "12 Rua Augusta", valid_from="2024-05-01", scope="s")
+    buffer = io.StringIO()
+    export_jsonl(source, buffer)
+    assert json.loads(buffer.getvalue().splitlines()[0])["kind"] == "predicate"
+
+    with Memory.open(tmp_path / "b.db", embedder=None) as target:
+        counts = import_jsonl(target, io.StringIO(buffer.getvalue()))
+        assert counts["predicates"] == 1 and counts["rows"] == 1
+    with Memory.open(tmp_path / "b.db", embedder=None) as reopened:  # known on reopen
+        assert [f.text for f in reopened.facts("Sam", "lives_at", scope="s")] == [
+            "Sam lives at 12 Rua Augusta"
+        ]
+
+
+def test_a_predicate_of_another_shape_refuses_the_whole_import(tmp_path):
+    from graphmem.errors import LoadError
+
+    source = _declared_store(tmp_path / "a.db")
+    source.remember("Sam", "lives_at", "12 Rua Augusta", scope="s")
+    buffer = io.StringIO()
+    export_jsonl(source, buffer)
+    target = _declared_store(tmp_path / "b.db", functional=False)
+    with pytest.raises(LoadError, match=r":1: predicate .lives_at. is functional literal here"):
+        import_jsonl(target, io.StringIO(buffer.getvalue()))
+    assert target.stats()["rows"] == 0

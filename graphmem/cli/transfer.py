@@ -59,7 +59,8 @@ def cmd_import(ctx: Ctx, args: argparse.Namespace) -> int:
     else:
         ctx.out.print(
             f"imported {counts['rows']} row(s), {counts['entities']} entit(ies), "
-            f"{counts['episodes']} episode(s) from {args.path}"
+            f"{counts['episodes']} episode(s), {counts['predicates']} declared predicate(s) "
+            f"from {args.path}"
         )
     return EXIT_OK
 
