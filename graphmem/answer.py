@@ -27,7 +27,8 @@ from graphmem.model import Entity, Fact, TimelineEntry, normalise_name
 from graphmem.retrieval.hybrid import Hit, SearchResult
 from graphmem.staleness import unread_turn
 from graphmem.store.protocol import Backend
-from graphmem.time.instant import NEG_INF, POS_INF, format_instant, is_infinite
+from graphmem.time.instant import NEG_INF, POS_INF, format_instant, is_infinite, is_open_end
+from graphmem.time.interval import Interval, coalesce
 
 
 class Memory(Protocol):
@@ -189,7 +190,7 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
         return Answer(**base, answer=text, known=True, values=[v], at=edge)
     text = ", then ".join(v.describe() for v in values)
     stale = None
-    if known_at >= POS_INF and (mode == "current" or r.mode in ("timeline", "past")):
+    if is_open_end(known_at) and (mode == "current" or r.mode in ("timeline", "past")):
         # The turns an unread change could hide in: after the last write, for a current
         # value; in the window, for a timeline; up to the window's end, for a past one.
         since, until = None, reference
@@ -217,12 +218,11 @@ def _values(rows: list[Fact]) -> list[AnswerValue]:
     out: list[AnswerValue] = []
     for row in sorted(rows, key=lambda f: (f.valid_from, f.object)):
         last = out[-1] if out else None
-        if last is not None and last.value == row.object and row.valid_from <= last.valid_to:
+        joined = (coalesce([Interval(last.valid_from, last.valid_to), row.valid])
+                  if last is not None and last.value == row.object else [])  # fmt: skip
+        if len(joined) == 1:  # overlapping or adjacent stretches of one value
             out[-1] = last.model_copy(
-                update={
-                    "valid_to": max(last.valid_to, row.valid_to),
-                    "fact_ids": last.fact_ids + (row.fact_id,),
-                }  # fmt: skip
+                update={"valid_to": joined[0].end, "fact_ids": last.fact_ids + (row.fact_id,)}
             )
         else:
             out.append(AnswerValue(value=row.object, valid_from=row.valid_from,

@@ -34,7 +34,7 @@ from graphmem.model import CandidateFact, Episode, normalise_name
 from graphmem.predicates import PredicateRegistry
 from graphmem.store.protocol import Backend
 from graphmem.store.writes import WriteGroup, as_operation
-from graphmem.time.instant import NEG_INF, POS_INF, format_instant
+from graphmem.time.instant import format_instant, is_open_end, is_open_start
 
 if TYPE_CHECKING:
     from graphmem.extraction.rules import Extractor
@@ -109,7 +109,7 @@ def resolve(
         if cand.predicate not in memory.registry:
             continue  # an extractor may know predicates this memory does not
         predicate = memory.registry.get(cand.predicate)
-        open_ended = cand.valid_to == POS_INF and cand.valid_from > NEG_INF
+        open_ended = is_open_end(cand.valid_to) and not is_open_start(cand.valid_from)
         if cand.op in ("assert", "supersede") and open_ended and cand.object is not None:
             if _already_holds(cand, memory, held, functional=predicate.functional):
                 continue

@@ -37,7 +37,7 @@ from datetime import datetime, timedelta
 from graphmem.extraction.lexicon import PET_SPECIES, relative_name, relative_word
 from graphmem.extraction.truecase import is_common_word
 from graphmem.model import normalise_name
-from graphmem.time.instant import NEG_INF, ONE_MICROSECOND, POS_INF, is_infinite
+from graphmem.time.instant import NEG_INF, ONE_MICROSECOND, POS_INF, is_infinite, is_open_start
 from graphmem.time.interval import Interval
 from graphmem.time.natural import TimeExpression, find_time_expressions
 
@@ -322,7 +322,7 @@ def read_question(
         return Reading(**base, mode="past", window=window, at=at, time_text=text)
     if anchored is not None:
         span, text = anchored
-        mode = "timeline" if span.end >= POS_INF and span.start > NEG_INF else "past"
+        mode = "timeline" if span.is_open_ended and not is_open_start(span.start) else "past"
         return Reading(**base, mode=mode, window=span, time_text=text, newest_first=newest)
     return Reading(**base, mode="current")
 
@@ -427,11 +427,11 @@ def _window(times: list[TimeExpression], reference: datetime):
     if t.kind in ("since", "after"):
         span = Interval(span.start, POS_INF)
     elif t.kind in ("until", "before"):
-        span = Interval(NEG_INF, span.start if span.start > NEG_INF else span.end)
+        span = Interval(NEG_INF, span.end if is_open_start(span.start) else span.start)
     if t.grain == "instant" and span.end <= span.start + ONE_MICROSECOND:
         span = Interval(span.start, span.start + timedelta(minutes=1))
     # a belief is read at the end of the named moment: what was on record by then
-    end = min(span.end, reference + ONE_MICROSECOND) if span.end < POS_INF else reference
+    end = reference if span.is_open_ended else min(span.end, reference + ONE_MICROSECOND)
     at = end - ONE_MICROSECOND
     if t.grain == "instant":
         at = t.interval.start

@@ -34,7 +34,8 @@ from graphmem.store.index_text import episode_index_text
 from graphmem.store.protocol import RowQuery, WriteBatch
 from graphmem.time.bitemporal import Clock
 from graphmem.time.bounds import TemporalBounds
-from graphmem.time.instant import NEG_INF, POS_INF, to_instant
+from graphmem.time.instant import NEG_INF, is_open_end, to_instant
+from graphmem.time.interval import Interval
 
 if TYPE_CHECKING:
     from graphmem.memory import Memory
@@ -132,9 +133,9 @@ def _check(memory: Memory, scope: str, kinds: dict[str, list], lines: dict[int, 
                        "secret (a password, key or card number); graphmem never stores secrets")  # fmt: skip
     families: dict[tuple[str, str], list[Fact]] = defaultdict(list)
     for row in kinds["fact"]:
-        if not row.valid_from < row.valid_to:
+        if not Interval.well_formed(row.valid_from, row.valid_to):
             fail(row, f"fact {row.id}: valid_from is not before valid_to")
-        if not row.recorded_at < row.expired_at:
+        if not Interval.well_formed(row.recorded_at, row.expired_at):
             fail(row, f"fact {row.id}: recorded_at is not before expired_at")
         if row.predicate not in memory.registry:
             fail(row, f"fact {row.id}: unknown predicate {row.predicate!r}")
@@ -207,7 +208,7 @@ def import_jsonl(memory: Memory, source: str | os.PathLike[str] | IO[str],
         ]
         if not (rows or entities or episodes):
             continue
-        times = [t for f in rows for t in (f.recorded_at, f.expired_at) if t < POS_INF]
+        times = [t for f in rows for t in (f.recorded_at, f.expired_at) if not is_open_end(t)]
         times += [e.timestamp for e in episodes]
         latest = max(times, default=NEG_INF)
         session = backend.begin([], [scope])

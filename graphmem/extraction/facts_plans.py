@@ -20,7 +20,7 @@ from graphmem.extraction.objects import POINTS_BACK, phrase, project_name
 from graphmem.extraction.patterns import pattern
 from graphmem.extraction.timing import BE_AUX, PAST_AUX, PERFECT_AUX, VAGUE_TIMES, start_of, time_in
 from graphmem.extraction.turn import Draft, Turn, emit
-from graphmem.time.instant import NEG_INF, POS_INF
+from graphmem.time.instant import POS_INF, is_open_start
 from graphmem.time.natural import resolve_time
 
 _CHANGED = re.compile(
@@ -57,7 +57,7 @@ def deadline_date(x: Turn, c: Clause, after: int) -> tuple[str, str] | None:
         return None
     te = found[0]
     moment = te.interval.start
-    if te.kind in ("until", "before") or moment == NEG_INF:
+    if te.kind in ("until", "before") or is_open_start(moment):
         moment = te.interval.end - timedelta(microseconds=1)
     if te.grain == "month":
         return moment.strftime("%Y-%m"), te.text

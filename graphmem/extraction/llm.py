@@ -46,7 +46,7 @@ from graphmem.errors import GraphmemError, InvalidTimeError
 from graphmem.extraction.secrets import contains_secret, redact
 from graphmem.model import CandidateFact, Episode, Provenance
 from graphmem.predicates import Predicate, PredicateRegistry
-from graphmem.time.instant import NEG_INF, POS_INF, format_instant
+from graphmem.time.instant import NEG_INF, POS_INF, format_instant, is_open_start
 from graphmem.time.natural import TimeExpression, find_time_expressions, parse_when, resolve_time
 
 __all__ = ["LLMExtractor"]
@@ -275,9 +275,9 @@ class LLMExtractor:
                 op = "assert"  # "from 2019 to 2021" is a closed period, not a change
             elif op == "retract":
                 start = end if expr.kind in ("until", "before") else start
-                start, end = (ts if start == NEG_INF else start), POS_INF
+                start, end = (ts if is_open_start(start) else start), POS_INF
             elif op == "supersede":
-                start, end = (ts if start == NEG_INF else start), POS_INF
+                start, end = (ts if is_open_start(start) else start), POS_INF
         elif item.time_expression and not (item.valid_from or item.valid_to):
             raise _Skip(f"cannot resolve time phrase {item.time_expression!r}")
         else:
@@ -285,7 +285,7 @@ class LLMExtractor:
             start = _iso(item.valid_from, ts) if item.valid_from else (NEG_INF if timeless else ts)
             changes = op in ("supersede", "retract")  # a change point: open-ended
             end = _iso(item.valid_to, ts) if item.valid_to and not changes else POS_INF
-            if changes and start == NEG_INF:
+            if changes and is_open_start(start):
                 start = ts
         if not start < end:
             raise _Skip(f"{item.predicate}: empty valid interval {start} .. {end}")

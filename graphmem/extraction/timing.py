@@ -38,7 +38,7 @@ from typing import Protocol
 
 from graphmem.extraction.clauses import Clause
 from graphmem.predicates import PredicateRegistry
-from graphmem.time.instant import NEG_INF, POS_INF
+from graphmem.time.instant import NEG_INF, POS_INF, is_open_start
 from graphmem.time.interval import Interval
 from graphmem.time.natural import TimeExpression
 
@@ -124,7 +124,7 @@ def time_in(
 
 def start_of(te: TimeExpression | None) -> datetime | None:
     """Where a time phrase starts; None for none, a vague one, or one open to the past."""
-    if te is None or te.text.lower() in VAGUE_TIMES or te.interval.start == NEG_INF:
+    if te is None or te.text.lower() in VAGUE_TIMES or is_open_start(te.interval.start):
         return None
     return te.interval.start
 

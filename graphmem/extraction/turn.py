@@ -34,7 +34,7 @@ from graphmem.extraction.secrets import contains_secret
 from graphmem.extraction.timing import TIMELESS, valid_time
 from graphmem.extraction.truecase import is_common_word
 from graphmem.model import Episode
-from graphmem.time.instant import NEG_INF, POS_INF
+from graphmem.time.instant import NEG_INF, POS_INF, is_open_end
 from graphmem.time.natural import TimeExpression, find_time_expressions
 
 _HOUSEHOLD = frozenset({"lives_in", "owns_pet", "owns"})  # what "we ..." says about the speaker
@@ -279,7 +279,7 @@ def emit(
     if when is None:
         return list(subj.extra)
     op, start, end, time_text = when
-    if time_text is not None and start > x.ts and start != POS_INF:
+    if time_text is not None and start > x.ts and not is_open_end(start):
         x.memory.future = (start, x.memory.turn)
     out = list(subj.extra)
     for obj in objects:

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from graphmem.model import FactInput, Provenance
 from graphmem.time.instant import NEG_INF, POS_INF
+from graphmem.time.interval import Interval
 
 from .fields import first_key, validation_message
 from .record import RecordError
@@ -44,7 +45,7 @@ def make_fact(data: dict[str, Any], *, scope: str, tz: tzinfo | None, source: st
         valid_from = parse_time(start[1], tz, field=start[0], allow_infinite=True)
     if end is not None and not (isinstance(end[1], str) and not end[1].strip()):
         valid_to = parse_time(end[1], tz, field=end[0], allow_infinite=True)
-    if valid_from >= valid_to:
+    if not Interval.well_formed(valid_from, valid_to):
         raise RecordError("valid_from must be before valid_to (intervals are [from, to))")
     confidence: Any = data.get("confidence")
     if confidence is None or (isinstance(confidence, str) and not confidence.strip()):

@@ -66,7 +66,7 @@ from graphmem.store.index_text import speaker_name
 from graphmem.store.protocol import Backend, RowQuery
 from graphmem.store.words import tokenize
 from graphmem.time.bounds import ALWAYS, TemporalBounds
-from graphmem.time.instant import POS_INF
+from graphmem.time.instant import POS_INF, is_open_end
 from graphmem.time.interval import Interval
 
 
@@ -206,7 +206,7 @@ class Retriever:
             bounds = TemporalBounds.during(span, known_at=known_at)
         else:
             bounds = TemporalBounds.as_of(reference, known_at=known_at)
-        plain = as_of is None and span is None and not history and known_at >= POS_INF
+        plain = as_of is None and span is None and not history and is_open_end(known_at)
         mode = "current" if plain else bounds.describe()
         if window_text and not plain:
             mode += f" (from {window_text!r})"

@@ -19,7 +19,7 @@ from graphmem.model import CandidateFact, Entity, Episode, Fact, FactInput, norm
 from graphmem.predicates import Predicate, PredicateRegistry
 from graphmem.store.protocol import Backend, Event, Family, WriteBatch
 from graphmem.time.bitemporal import Clock, CurrentRow, KeyState
-from graphmem.time.instant import NEG_INF, POS_INF, now
+from graphmem.time.instant import NEG_INF, POS_INF, is_open_end, now
 from graphmem.time.interval import Interval
 
 
@@ -216,9 +216,9 @@ def _validate(op: CandidateFact, predicate: Predicate) -> None:
         )
     if op.op == "correct" and not predicate.functional and op.wrong_object is None:
         raise InvalidFactError(f"{where}: correcting a set-valued predicate needs wrong_object")
-    if op.op in ("assert", "correct") and not op.valid_from < op.valid_to:
+    if op.op in ("assert", "correct") and not Interval.well_formed(op.valid_from, op.valid_to):
         Interval(op.valid_from, op.valid_to)  # raises EmptyIntervalError with the bounds
-    if op.op in ("supersede", "retract") and op.valid_from >= POS_INF:
+    if op.op in ("supersede", "retract") and is_open_end(op.valid_from):
         raise InvalidFactError(f"{where}: the change time must be finite")
     for name in (op.subject, op.object, op.wrong_object):
         if name is not None and not normalise_name(name):

@@ -25,7 +25,19 @@ TimeLike = datetime | date | str | int | float
 
 
 def is_infinite(t: datetime) -> bool:
+    """An open end of an interval (either sentinel)."""
     return t in (NEG_INF, POS_INF)
+
+
+def is_open_start(t: datetime) -> bool:
+    """The beginning of time: an interval that starts here has no stated start."""
+    return t <= NEG_INF
+
+
+def is_open_end(t: datetime) -> bool:
+    """The end of time: an interval that ends here is still open (also "the current
+    belief", as a ``known_at``)."""
+    return t >= POS_INF
 
 
 def resolve_tz(tz: str | tzinfo | None) -> tzinfo:

@@ -34,6 +34,11 @@ class Interval:
                 "the start must be before the end"
             )
 
+    @staticmethod
+    def well_formed(start: datetime, end: datetime) -> bool:
+        """Would ``Interval(start, end)`` be accepted (aware, start before end)?"""
+        return start.tzinfo is not None and end.tzinfo is not None and start < end
+
     @classmethod
     def always(cls) -> Interval:
         return cls(NEG_INF, POS_INF)
