@@ -66,7 +66,7 @@ def _opened(out: Out) -> Iterator[IO[str]]:
 
 
 def _scopes(memory: Memory, scope: str | None) -> list[str]:
-    return sorted(memory.backend.scopes()) if scope is None else [scope]
+    return memory.scopes() if scope is None else [scope]
 
 
 def _rows(memory: Memory, scope: str) -> list[Fact]:
@@ -124,7 +124,7 @@ def export_jsonl(
             records: list[dict[str, Any]] = [_entity_record(e) for e in memory.entities(scope=sc)]
             records += [fact_record(r, at) for r in _rows(memory, sc)]
             if episodes:
-                records += [_episode_record(e) for e in memory.backend.episodes(sc)]
+                records += [_episode_record(e) for e in memory.episodes(scope=sc)]
             for record in records:
                 handle.write(json.dumps(record, ensure_ascii=False, sort_keys=False) + "\n")
                 count += 1

@@ -723,6 +723,27 @@ class Memory:
         """
         return self.backend.scopes()
 
+    def episodes(
+        self,
+        *,
+        ids: Sequence[str] | None = None,
+        session: str | None = None,
+        scope: str = DEFAULT_SCOPE,
+    ) -> list[Episode]:
+        """The scope's turns (of one ``session``, or with these ``ids``), oldest first.
+
+        >>> mem = Memory.open(":memory:", embedder=None)
+        >>> turn = Episode(speaker="user", text="hello", timestamp="2024-01-01T00:00:00Z")
+        >>> _ = mem.add_episodes([turn])
+        >>> [e.text for e in mem.episodes()]
+        ['hello']
+        """
+        _check_text(scope, "scope")
+        found = self.backend.episodes(
+            scope, list(ids) if ids is not None else None, session=session
+        )
+        return sorted(found, key=lambda e: (e.timestamp, e.session or "", e.turn or 0, e.id))
+
     def stats(self, *, scope: str | None = None) -> dict[str, int]:
         """What the store holds; with ``scope``, what that scope holds (its rows, current
         rows, entities, episodes and events; store-wide figures are left out)."""
