@@ -129,6 +129,7 @@ SCOPED_CALLS = {
     "history": lambda m, s, log: m.history("Alice", scope=s),
     "changes": lambda m, s, log: m.changes("2000-01-01", scope=s),
     "entities": lambda m, s, log: m.entities(scope=s),
+    "episodes": lambda m, s, log: m.episodes(scope=s),
     "stats": lambda m, s, log: m.stats(scope=s),
     "load": lambda m, s, log: m.load(log, scope=s),
     "search": lambda m, s, log: m.search("Paris", scope=s),
