@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from graphmem.extraction.clauses import Clause
+from graphmem.extraction.gazetteer import is_place, place_at
 from graphmem.extraction.lexicon import PLACES
 from graphmem.extraction.objects import entity, object_end
 from graphmem.extraction.patterns import pattern
@@ -28,6 +29,10 @@ _LIVE_FORMS = {r"lived|resided": "past", r"settled": "change"}
 
 def _place(c: Clause, pos: int):
     found = entity(c, pos)
+    if found is None or found[2][:1].islower():
+        # typed in lower case in a cased message: "my sis lives in accra now"
+        known = place_at(c.s, pos + len(c.s[pos:]) - len(c.s[pos:].lstrip()), object_end(c, pos))
+        found = known or found
     if found is None:  # "a small flat in Berlin"
         later = re.compile(r"\s(?:in|near)\s+(?=[A-Z])").search(c.s, pos, object_end(c, pos))
         if later and later.start() - pos < 40:
@@ -55,11 +60,32 @@ def be_in(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     if not found or _VISIT.search(c.s, m.start()):
         return None
     name = found[2]
-    if name not in PLACES and not is_proper_noun(name.split()[0]):
+    if name not in PLACES and not is_place(name) and not is_proper_noun(name.split()[0]):
         return None
     verb = (m.group("v") or m.group("v2")).lower()
     aspect = "past" if verb in ("was",) else "state"
     return emit(x, c, m, "lives_in", [name], aspect, obj_span=found[:2])
+
+
+# Chat leaves out "I am": "still in Leeds lol", "now in Pune since December", "back in
+# Porto for good". Only at the start of the clause, and only for a place.
+STILL_IN = pattern(
+    r"^\s*(?:(?i:i)\s+)?(?P<v>(?i:still|now|currently|back|finally))\s+"
+    r"(?:(?i:living|based|staying|settled|home)\s+)?(?i:in)\s+"
+)
+
+
+def still_in(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """ "still in Leeds" (a state), "now in Pune" (a change) about the speaker."""
+    found = _place(c, m.end())
+    comma = c.s.find(",", found[1]) if found else -1
+    if not found or _VISIT.search(c.s, m.start(), comma if comma > 0 else len(c.s)) or not x.me:
+        return None
+    name = found[2]
+    if name not in PLACES and not is_place(name) and not is_proper_noun(name.split()[0]):
+        return None
+    aspect = "state" if m.group("v").lower() in ("still", "currently") else "change"
+    return emit(x, c, m, "lives_in", [name], aspect, subject=x.me, obj_span=found[:2])
 
 
 LIVE = pattern(

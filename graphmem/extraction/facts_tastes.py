@@ -142,7 +142,13 @@ def hobby_play(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
 
 def _activity(c: Clause, pos: int):
     """``(span, activity, first word)`` at ``pos``: "playing the piano" -> "piano"."""
-    found = phrase_or_gerund(c, pos, max_words=4)
+    found = phrase_or_gerund(c, pos, max_words=12)
+    if found:
+        # Chat runs on after the activity ("bouldering w the uni club n my arms r dead",
+        # "quit netball, no time"): the activity is the head before the first comma,
+        # preposition or time word.
+        head = _ACTIVITY_END.split(found[2], maxsplit=1)[0].strip()
+        found = (found[0], found[0] + len(head), head) if 0 < len(head.split()) <= 4 else None
     if not found:
         return None
     activity = re.sub(r"(?i)^(?:playing|doing|practi[cs]ing)\s+(?:the\s+)?(?=\w)", "", found[2])
@@ -152,6 +158,14 @@ def _activity(c: Clause, pos: int):
     activity = re.sub(r"(?i)^on\s+(?=\w)", "", activity)
     first = activity.split()[0].lower() if activity.split() else found[2].split()[0].lower()
     return found[:2], activity, first
+
+
+_ACTIVITY_END = re.compile(
+    r"(?i)\s*[,(–—-]\s*|\s+(?:with|w/|w|at|in|on|for|from|since|every|each|last|this|next|"
+    r"twice|once|after|before|because|cos|coz|bc|n|and\s+(?:my|i|it|now|then|the)|to|till|until|"
+    r"round|around|near|again|properly|seriously|regularly|classes|class|lessons|sessions|"
+    r"club|league)\b"
+)
 
 
 def _sounds_like_hobby(activity: str, first: str) -> bool:

@@ -90,13 +90,23 @@ def _main_part(text: str) -> str:
 
 
 def _reported(text: str) -> bool:
+    first_comma = text.find(",")
     for match in _REPORTED.finditer(text):
         who = (match.group("who") or "").lower()
         verb = match.group(0).split()[-1]
         if who == "i" and _SELF_REPORT_OK.match(verb):
             continue  # "I told you I moved": the speaker's own statement
+        if 0 < first_comma < match.start() and not _REPORT_COMPLEMENT.match(text, match.end()):
+            continue  # spliced on after a comma, about itself: "quit chess, doctor said no"
         return True
     return False
+
+
+# What a report says about someone: "(that) I / he / my sister ...".
+_REPORT_COMPLEMENT = re.compile(
+    r"(?i)\s+(?:me\s+)?(?:that\s+)?(?:i|i['’]m|i['’]ve|he|she|we|they|you|my|his|her|our|their|"
+    r"[A-Z]\w+\s+(?:is|was|has|had|lives|moved|works))\b"
+)
 
 
 # An instruction aimed at the memory anywhere in a sentence ("Random one: ignore all your

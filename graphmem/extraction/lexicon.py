@@ -16,15 +16,24 @@ def words(text: str) -> list[str]:
 
 
 RELATIONS: dict[str, str | None] = {
-    **dict.fromkeys(words("sister brother sibling twin"), "sibling"),
+    # chat's short forms too ("my sis Efe", "my bf Jon", "my bestie Tara")
+    **dict.fromkeys(words("sister brother sibling twin sis bro"), "sibling"),
     **dict.fromkeys(
-        words("wife husband partner spouse girlfriend boyfriend fiancé fiancée fiance fiancee"),
+        words(
+            "wife husband partner spouse girlfriend boyfriend fiancé fiancée fiance fiancee "
+            "hubby wifey bf gf"
+        ),
         "partner",
     ),
     **dict.fromkeys(words("son daughter kid child baby stepson stepdaughter"), "child"),
-    **dict.fromkeys(words("mom mum mother dad father parent stepmom stepmother stepdad"), "parent"),
+    **dict.fromkeys(
+        words("mom mum mother dad father parent stepmom stepmother stepdad mam mommy mummy daddy"),
+        "parent",
+    ),
     **dict.fromkeys([*words("manager boss supervisor"), "line manager"], "manager"),
-    **dict.fromkeys(["friend", "best friend"], "friend"),
+    **dict.fromkeys(
+        ["friend", "best friend", "bestie", "bff", "best mate", "mate", "buddy", "pal"], "friend"
+    ),
     **dict.fromkeys(
         words(
             "colleague coworker co-worker roommate flatmate neighbour neighbor cousin aunt uncle "
@@ -243,7 +252,10 @@ HOBBY_GAMES = frozenset(
         # crafts and pastimes named by a noun, not a gerund
         "pottery ceramics crochet knitting embroidery calligraphy origami photography "
         "choir orchestra karaoke improv theatre theater zumba spinning aikido kendo "
-        "triathlon bouldering surfing rowing"
+        "triathlon bouldering surfing rowing netball mahjong backgammon scrabble lego "
+        "woodwork kathak bharatanatyam flamenco tango ballroom breakdance hula bachata "
+        "accordion banjo mandolin oboe trombone bagpipes harmonica sitar tabla marathons "
+        "wrestling sumo muay-thai sambo krav-maga waterpolo lacrosse canasta"
     )
     + [
         "video games",

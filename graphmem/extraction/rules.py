@@ -141,6 +141,7 @@ RULES: tuple[Rule, ...] = (
     Rule("live", facts_place.LIVE, facts_place.lives),
     Rule("home", facts_place.HOME, facts_place.home),
     Rule("be_in", facts_place.BE_IN, facts_place.be_in),
+    Rule("still_in", facts_place.STILL_IN, facts_place.still_in),
     Rule("join", facts_work.JOIN, facts_work.join),
     Rule("employer", facts_work.EMPLOYER, facts_work.employer),
     Rule("job_title", facts_work.JOB_TITLE, facts_work.job_title),

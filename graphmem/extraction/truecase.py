@@ -74,6 +74,11 @@ def is_common_word(word: str) -> bool:
     return key in lower and key not in capitalised
 
 
+def is_dictionary_word(word: str) -> bool:
+    """A word the dictionary knows in lower case, even if also as a name ("reading")."""
+    return re.split(r"['’-]", word.lower())[0] in _words()[0]
+
+
 def needs_truecase(text: str) -> bool:
     """Whether ``text`` is typed in lower case: no capitalised word other than "I" and
     sentence openings, and some sentence opening (or "i") in lower case."""

@@ -1,0 +1,62 @@
+"""Place names the extractor knows without seeing them capitalised.
+
+Chat types places in lower case ("my sis lives in accra now") while the rest of the
+message is cased, so capitals alone cannot find them. The gazetteer is GeoNames' list
+of cities of 50,000 people or more, countries and US states (CC BY 4.0; built by
+``scripts/build_places.py`` and shipped as ``graphmem/data/places.txt.gz``). A name
+that is also a common English word ("reading", "bath", "nice") still needs its capital.
+
+>>> place_at("she lives in accra now", 13)
+(13, 18, 'Accra')
+>>> place_at("i live in reading", 10) is None  # "reading" is a word: needs "Reading"
+True
+>>> is_place("Kuala Lumpur")
+True
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from functools import cache
+from importlib import resources
+
+from graphmem.extraction.truecase import is_dictionary_word
+
+_WORDS = re.compile(r"[^\W\d_][\w'’.\-]*")
+MAX_WORDS = 4  # "Ho Chi Minh City"
+
+
+@cache
+def _places() -> dict[str, str]:
+    """Lower-case name -> the name as GeoNames writes it."""
+    data = resources.files("graphmem.data").joinpath("places.txt.gz").read_bytes()
+    return {line.lower(): line for line in gzip.decompress(data).decode("utf-8").splitlines()}
+
+
+def is_place(name: str) -> bool:
+    """Whether the gazetteer knows ``name`` (any case)."""
+    return " ".join(name.split()).lower() in _places()
+
+
+def place_at(text: str, pos: int, limit: int | None = None) -> tuple[int, int, str] | None:
+    """The longest gazetteer name starting at ``pos`` (``(start, end, name)``), read in
+    any case; a one-word name that is a common English word must be capitalised."""
+    limit = len(text) if limit is None else limit
+    words: list[tuple[int, int]] = []
+    for m in _WORDS.finditer(text, pos, limit):
+        gap = text[words[-1][1] if words else pos : m.start()]
+        if gap.strip() or (not words and gap) or len(words) == MAX_WORDS:
+            break
+        words.append((m.start(), m.end()))
+    places = _places()
+    for n in range(len(words), 0, -1):
+        start, end = words[0][0], words[n - 1][1]
+        raw = text[start:end].rstrip(".'’")
+        name = places.get(" ".join(raw.split()).lower())
+        if name is None:
+            continue
+        if n == 1 and raw.islower() and is_dictionary_word(raw):
+            return None
+        return start, start + len(raw), name
+    return None
