@@ -150,3 +150,69 @@ def test_a_word_like_system_inside_chat_is_just_a_word():
     assert ("assert", "Maya", "works_at", "Initech", "2025-03-12") in _facts(
         "Admin stuff all day, I work at Initech."
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a place typed in lower case in a cased message (the gazetteer knows it)
+        (
+            "my sister Efe lives in accra now",
+            ("supersede", "Efe", "lives_in", "Accra", "2025-03-12"),
+        ),
+        # chat's short relation words name the person
+        ("my sis Adjoa lives in Manchester", ("assert", "Maya", "sibling", "Adjoa", "-inf")),
+        # verbless fragments about the speaker
+        (
+            "still in Leeds, still with Pepper",
+            ("assert", "Maya", "lives_in", "Leeds", "2025-03-12"),
+        ),
+        (
+            "Still at Keller & Voss, same old",
+            ("assert", "Maya", "works_at", "Keller & Voss", "2025-03-12"),
+        ),
+        (
+            "today was my last day at Brightline",
+            ("retract", "Maya", "works_at", "Brightline", "2025-03-12"),
+        ),
+        # the activity is the head of what follows the verb
+        (
+            "took up bouldering w the uni club n my arms r dead",
+            ("assert", "Maya", "hobby", "bouldering", "2025-03-12"),
+        ),
+        # a report spliced on after a comma is about its own part
+        (
+            "quit chess, the doctor said no more 3am blitz",
+            ("retract", "Maya", "hobby", "chess", "2025-03-12"),
+        ),
+        # favourites without "my", with the value first, and with emphasis that is not negation
+        (
+            "fav film rn is sinners 🩸 saw it twice",
+            ("assert", "Maya", "favourite_film", "sinners", "2025-03-12"),
+        ),
+        (
+            "Go's my favourite language now, Perl can have the silver medal",
+            ("supersede", "Maya", "favourite_language", "Go", "2025-03-12"),
+        ),
+        (
+            "python still my fav language no contest",
+            ("assert", "Maya", "favourite_language", "python", "2025-03-12"),
+        ),
+    ],
+)
+def test_chat_shapes_beyond_full_sentences(text, expected):
+    got = {f if f[4] != "0001-01-01" else (*f[:4], "-inf") for f in _facts(text)}
+    assert expected in got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "still in bed lol",  # a place is needed after "still in"
+        "I signed up for a Wednesday night wheel class",  # not an activity by name
+        "Bob, my brother, thinks I moved to Leeds",  # a report that opens the clause frames it
+    ],
+)
+def test_shapes_that_state_no_such_fact(text):
+    predicates = {f[2] for f in _facts(text)}
+    assert not predicates & {"lives_in", "hobby", "works_at"}

@@ -189,7 +189,8 @@ def hobby_start(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     if not found:
         return []
     span, activity, first = found
-    if verb in ("started", "began", "start", "begin") and not _sounds_like_hobby(activity, first):
+    loose = ("started", "began", "start", "begin", "signed up for")  # also said of non-hobbies
+    if verb in loose and not _sounds_like_hobby(activity, first):
         return None
     if first in _NOT_HOBBIES or re.match(
         r"(?i)(?:the|a|my)\s+(?:habit|routine|practice)\b", c.s[m.end() :].lstrip()
@@ -198,7 +199,7 @@ def hobby_start(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     if "into" in verb and activity[:1].isupper():
         return None  # "I got into Tame Impala's album": a taste, not an activity
     aspect = aspect_of(m.group("aux") or "", "prog" if verb.startswith("getting") else "change")
-    return emit(x, c, m, "hobby", [activity], aspect, obj_span=span)
+    return emit(x, c, m, "hobby", [activity.lower()], aspect, obj_span=span)
 
 
 HOBBY_STOP = pattern(
@@ -245,14 +246,18 @@ _FAV_WORD = (
 )
 # "my favourite food is X", "my go-to language is now X", "fave film? X"
 FAV_MINE = pattern(
-    rf"(?i:my)\s+{_FAV_WORD}\s+(?P<cat>(?i:{_CATEGORY}))s?(?:\s+(?i:of\s+all\s+time|ever))?"
+    # "my" may go unsaid at the start of a clause: "fav film is past lives now"
+    rf"(?:(?i:my)\s+|^\s*)(?:(?i:new|current|all[- ]time)\s+)?{_FAV_WORD}\s+"
+    rf"(?P<cat>(?i:{_CATEGORY}))s?(?:\s+(?i:of\s+all\s+time|ever|rn|atm|right\s+now|"
+    r"these\s+days|at\s+the\s+moment|alert))?"
     r"\s*(?:(?P<v>(?i:is|'s|’s|has\s+become|became|is\s+now|is\s+still|now\s+is|now|these\s+days\s+is|"
-    r"at\s+the\s+moment\s+is|right\s+now\s+is|has\s+to\s+be|would\s+be|=)|[?:–—-]))\s*"
+    r"at\s+the\s+moment\s+is|right\s+now\s+is|has\s+to\s+be|would\s+be|still|is\s+def(?:initely)?|"
+    r"=)|[?:–—-]))\s*"
 )
 # "X is my favourite food", "X has become my go-to language", "X is my drink of choice"
 FAV_VALUE = pattern(
-    rf"(?P<obj>[^,.;!?]{{1,40}}?)\s+(?P<v>(?i:is|are|'s|’s|has\s+become|have\s+become|became|"
-    r"is\s+now|is\s+still|remains|will\s+always\s+be))\s+(?:(?i:now|still|officially|easily|"
+    rf"(?P<obj>[^,.;!?]{{1,40}}?)(?:\s+(?P<v>(?i:is|are|'s|’s|has\s+become|have\s+become|became|"
+    r"is\s+now|is\s+still|remains|will\s+always\s+be|still))|(?P<v2>['’]s(?:\s+(?i:still|now))?))\s+(?:(?i:now|still|officially|easily|"
     # any -ly adverb, and the idioms that grade a favourite ("hands down", "by far")
     r"definitely|honestly|totally|basically|hands\s+down|by\s+far|without\s+a\s+doubt|"
     r"[a-z]+ly)\s+){0,2}(?i:my)\s+(?:(?:"
@@ -279,13 +284,27 @@ def favourite_value(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         if value is None and re.fullmatch(r"(?i)\s*(?:it|that|this)\s*", m.group("obj")):
             value = _antecedent(x, c, predicate)
     else:
-        found = phrase(c, m.end(), max_words=6)
-        value = found[2] if found else None
+        if _VALUE_BEFORE.search(c.s[: m.start()]):
+            return None  # "Go's my favourite language now, ...": the value came first
+        found = phrase(c, m.end(), max_words=12)
+        value = _FAV_END.split(found[2], maxsplit=1)[0].strip() if found else None
+        value = re.sub(r"(?i)^(?:still|now|def|definitely|probably|easily)\s+", "", value or "")
+        if len(value.split()) > 6:
+            value = None
     if not value or (predicate == "favourite_language" and value.title() in LANGUAGES):
         return []
-    verb = (m.groupdict().get("v") or "").lower()
+    verb = (m.groupdict().get("v") or m.groupdict().get("v2") or "").lower()
     changed = bool(re.search(r"become|became|now|new", verb + " " + m.group(0).lower()))
     return emit(x, c, m, predicate, [value], "change" if changed else "state", subject=x.me)
+
+
+_VALUE_BEFORE = re.compile(r"(?i)\w(?:\s+(?:is|are|still|remains)|['’]s)\s+(?:\w+ly\s+)?$")
+# Where chat runs on after a favourite: "sinners 🩸 saw it twice", "spirited away tbh".
+_FAV_END = re.compile(
+    r"\s*[,(–—]\s*|\s+-\s+|[^\w\s'’&.:!?-]|\s+(?i:tbh|lol|haha|obvs|rn|atm|now|still|hands\s+down|"
+    r"no\s+contest|nothing|sorry|though|tho|btw|honestly|because|cos|bc|and\s+i|i|saw|cried|"
+    r"forever|always|ever|every|obviously|of\s+course)\b"
+)
 
 
 def _antecedent(x: Turn, c: Clause, predicate: str) -> str | None:

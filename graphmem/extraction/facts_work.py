@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from graphmem.extraction.clauses import Clause
+from graphmem.extraction.gazetteer import is_place
 from graphmem.extraction.lexicon import HOBBY_GAMES, JOB_NOUNS, PLACES
 from graphmem.extraction.objects import clean, entity, object_end, phrase, project_name
 from graphmem.extraction.patterns import alternation, pattern
@@ -160,6 +161,29 @@ def leave(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     if moved_out or "lives_in" in known or (name in PLACES and "works_at" not in known):
         return emit(x, c, m, "lives_in", [name], aspect, obj_span=found[:2])
     return emit(x, c, m, "works_at", [name], aspect, obj_span=found[:2])
+
+
+# Chat leaves out "I am / I work": "still at Ribble, fully remote now", "now at Monzo".
+STILL_AT = pattern(
+    r"^\s*(?:(?i:i)\s+)?(?P<v>(?i:still|now))\s+(?:(?i:working|employed|based)\s+)?"
+    r"(?i:at|with)\s+"
+)
+# "today was my last day at St Mary's", "first week at Oakwood Academy nearly done".
+DAY_AT = pattern(
+    r"(?:^\s*|(?i:my|our)\s+)(?:(?i:very)\s+)?(?P<v>(?i:last|first|final))\s+"
+    r"(?i:day|days|week|shift|month)\s+(?i:at|with)\s+"
+)
+
+
+def still_at(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """The speaker's employer, from a verbless "still at X" or "my last day at X"."""
+    found = entity(c, m.end())
+    if not found or not x.me or found[2] in PLACES or is_place(found[2]):
+        return None
+    verb = m.group("v").lower()
+    aspect = {"still": "state", "now": "change", "first": "change"}.get(verb, "retract")
+    predicate = _employer(found[2])
+    return emit(x, c, m, predicate, [found[2]], aspect, subject=x.me, obj_span=found[:2])
 
 
 JOB_LOSS = pattern(

@@ -38,7 +38,7 @@ _HYPOTHETICAL = re.compile(
     r"|\b(?:I|i|you|he|she|we|they)['’]d\b|\bmay\s+(?!\d)(?=[a-z])"
 )
 _REPORTED = re.compile(
-    r"(?P<who>\b\w+['’]?\w*)\s+(?:(?:really|still|also|just|kind\s+of|even|always|probably)\s+)*"
+    r"(?P<who>\b\w+['’]?\w*),?\s+(?:(?:really|still|also|just|kind\s+of|even|always|probably)\s+)*"
     r"(?i:think|thinks|thought|believe|believes|believed|said|says|say|told|tells|tell|claim|"
     r"claims|claimed|assume|assumes|assumed|guess|guesses|guessed|suspect|suspects|suspected|"
     r"heard|hears|mention|mentions|mentioned|reckon|reckons|reckoned|insist|insists|insisted|"
@@ -78,7 +78,7 @@ _REPORT_FRAME = re.compile(
     r"believes?|claims?|claimed|told\s+me|heard|insists?|mentioned)(?:\s+that)?)\s*[,:]?\s*$"
 )
 _RELATIVE = re.compile(
-    r",\s*(?i:which|who|where|because|since|although|though|as|even\s+though)\b"
+    r",\s*(?i:which|who|where|because|since|although|though|as|even\s+though|even\s+if)\b"
     r"|(?<!\s)\s++(?i:because|although|though|which|even\s+though|so\s+that)\b"
 )
 
@@ -161,10 +161,19 @@ def blocked(text: str) -> bool:
     )
 
 
+# Emphasis, not negation: "python still my fav language no contest", "nothing beats it".
+_EMPHATIC_NO = re.compile(
+    r"(?i)\b(?:no\s+(?:contest|competition|doubt|question|joke|lie|cap|kidding|regrets|"
+    r"offen[cs]e|shade|debate)|nothing\s+(?:comes\s+close|beats|tops|compares)|"
+    r"no\s+one\s+(?:comes\s+close|beats)|not\s+gonna\s+lie|can['’]t\s+lie|"
+    r"(?:i\s+)?(?:can|could)n['’]t\s+be\s+happier)\b.*$"
+)
+
+
 def negation(text: str) -> tuple[bool, bool]:
     """``(negated, ceased)``: "I don't live in Oslo"; "I no longer live in Oslo". A
     negation after the clause's first comma belongs to an aside ("cricket is my
     favourite sport, nothing else comes close")."""
-    main = _main_part(text).split(",", 1)[0]
+    main = _EMPHATIC_NO.sub(" ", _main_part(text).split(",", 1)[0])
     negated = bool(_NEGATION.search(main))
     return negated, negated and bool(_CEASED.search(main))

@@ -120,6 +120,7 @@ RULES: tuple[Rule, ...] = (
     Rule("pet_put_down", facts_things.PET_PUT_DOWN, facts_things.pet_gone),
     Rule("job_loss", facts_work.JOB_LOSS, facts_work.job_loss),
     Rule("leave", facts_work.LEAVE, facts_work.leave),
+    Rule("day_at", facts_work.DAY_AT, facts_work.still_at),
     Rule(
         "friends_no_more",
         facts_people.FRIENDS_NO_MORE,
@@ -142,6 +143,7 @@ RULES: tuple[Rule, ...] = (
     Rule("home", facts_place.HOME, facts_place.home),
     Rule("be_in", facts_place.BE_IN, facts_place.be_in),
     Rule("still_in", facts_place.STILL_IN, facts_place.still_in),
+    Rule("still_at", facts_work.STILL_AT, facts_work.still_at),
     Rule("join", facts_work.JOIN, facts_work.join),
     Rule("employer", facts_work.EMPLOYER, facts_work.employer),
     Rule("job_title", facts_work.JOB_TITLE, facts_work.job_title),
