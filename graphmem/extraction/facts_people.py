@@ -20,14 +20,15 @@ from graphmem.extraction.timing import BE_AUX, aspect_of
 from graphmem.extraction.turn import Draft, Turn, emit
 
 REL_IS = pattern(
-    r"(?i:my|our)\s+(?P<rel><REL>)(?i:s|es)?(?:['’]s\s+(?i:names?))?\s+(?i:is|are|'s|’s)"
+    # "my" may go unsaid at the start of a clause: "New boss is Deepa"
+    r"(?:(?i:my|our)\s+|^\s*(?:(?i:new|current|actual)\s+)?)(?P<rel><REL>)(?i:s|es)?(?:['’]s\s+(?i:names?))?\s+(?i:is|are|'s|’s)"
     # "our new manager is a fellow named Gord": a person described, then named
     r"\s+(?i:now\s+|called\s+|named\s+|(?:a|an|this|some)\s+(?:[a-z]+\s+){0,2}?"
     r"(?:fellow|guy|man|woman|lady|bloke|chap|girl|person|someone|gentleman)\s+"
     r"(?:named|called)\s+)*(?P<obj><PERSONS>)(?![\w'’])"
 )
 IS_REL = pattern(
-    r"(?P<obj><PERSON>)\s+(?i:is|'s|’s|has\s+been|became)\s+(?i:now\s+)?(?i:my|our)"
+    r"(?P<obj><PERSON>)(?:\s+(?i:is|has\s+been|became)|\s*['’]s)\s+(?i:now\s+)?(?i:my|our)"
     r"\s+(?P<rel><REL>)\b"
 )
 HAVE_REL = pattern(

@@ -206,8 +206,11 @@ JOB_TITLE = pattern(
     r"?promoted\s+to|became|become|becoming|started\s+as|started\s+working\s+as|"
     r"working\s+as|work\s+as|works\s+as|worked\s+as|employed\s+as|hired\s+as|"
     r"start(?:s|ing)?\s+(?:on\s+[^,.!?]{1,25}?\s+)?as))\s+"
-    r"(?:(?i:an?|the)\s+)?|(?i:an?|the)\s+|(?<=(?i:officially)\s)|(?<=(?i:now)\s)|(?<=(?i:be)\s))"
-    r"(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}?<JOB>s?)\b(?![’']s)"
+    r"(?:(?i:an?|the)\s+)?|(?i:an?|the)\s+|(?<=(?i:officially)\s)|(?<=(?i:now)\s)|(?<=(?i:be)\s)|"
+    # "so I'm operations manager now": a bare title right after "I'm"
+    r"(?<=(?i:i['’]m)\s)|(?<=(?i:i\sam)\s))"
+    # the longest run of words that ends in a job noun ("assistant manager", not "assistant")
+    r"(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}<JOB>s?)\b(?![’']s)"
 )
 WORK_AS = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:work|works|working|worked))\s+(?i:as)\s+(?:(?i:an?|the)\s+)"

@@ -30,7 +30,9 @@ RELATIONS: dict[str, str | None] = {
         words("mom mum mother dad father parent stepmom stepmother stepdad mam mommy mummy daddy"),
         "parent",
     ),
-    **dict.fromkeys([*words("manager boss supervisor"), "line manager"], "manager"),
+    **dict.fromkeys(
+        [*words("manager boss supervisor"), "line manager", "team lead", "team leader"], "manager"
+    ),
     **dict.fromkeys(
         ["friend", "best friend", "bestie", "bff", "best mate", "mate", "buddy", "pal"], "friend"
     ),
@@ -221,6 +223,7 @@ JOB_NOUNS = frozenset(
         "receptionist banker broker trader actuary statistician mathematician physicist chemist "
         "biologist geologist historian illustrator animator copywriter producer actor actress "
         "dancer singer composer freelancer contractor postdoc undergrad undergraduate lead owner "
+        "adjuster machinist leader principal headteacher teller underwriter dispatcher "
         "entrepreneur midwife caregiver counselor counsellor optometrist radiologist sysadmin "
         "devops strategist planner surveyor welder janitor cleaner tailor florist butcher "
         "realtor agent supervisor adjuster machinist buyer physio physiotherapist "
