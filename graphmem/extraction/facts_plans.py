@@ -94,8 +94,17 @@ DEADLINE_BY = pattern(
 )
 
 
+_PROJECT_MENTION = re.compile(
+    r"\b(?:(?i:on|onto|off|project|called|named|codenamed))\s+(?:(?i:the)\s+)?"
+    r"([A-Z][\w\-]+)(?![\w'’])(?!\s+(?i:project)\b)|\b([A-Z][\w\-]+)\s+(?i:project)\b"
+)
+
+
 def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     subject = project_name(m.group("proj")) if m.groupdict().get("proj") else None
+    if subject is None:  # "they've put me on Harbor, which is due 1 June": named just before
+        before = list(_PROJECT_MENTION.finditer(x.text, 0, c.start + m.start()))
+        subject = (before[-1].group(1) or before[-1].group(2)) if before else None
     if subject is None and x.memory.last is not None:
         last = x.memory.last
         subject = (

@@ -319,6 +319,56 @@ def works_on(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     return emit(x, c, m, "works_on", [project], aspect)
 
 
+# "I'm on Heron", "still on Beacon", "they've put me on Harbor now": a project by name,
+# when the turn is about work on projects (or the name is a project already said).
+ON_NAMED = pattern(
+    r"(?:<SUBJ><AUX>|^\s*(?=(?i:still|now|currently)\s)|(?i:put|moved|shifted|assigned|staffed|"
+    r"switched|transferred|stuck)\s+(?P<who2>(?i:me|him|her|us)))"
+    r"\s*(?:(?i:still|now|currently|also|officially|finally)\s+)*(?i:on|onto)\s+"
+    r"(?=(?:(?i:the)\s+)?[A-Z][\w\-]+(?![\w'’]))"
+)
+_PROJECT_TALK = re.compile(
+    r"(?i)\b(?:project|deadline|due|launch|release|go-?live|sprint|codename|client|rollout|"
+    r"migration|rewrite|overhaul|upgrade|rebrand|pitch|demo|ship|handed\s+(?:it\s+)?over|"
+    r"the\s+team|workstream|account|build|app|platform|feature|product)\b"
+)
+
+
+def on_named(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """A project by bare name, only where projects are the talk of the turn."""
+    found = re.compile(r"(?:the\s+)?([A-Z][\w\-]+(?:\s+[A-Z][\w\-]+)?)").match(c.s, m.end())
+    if not found:
+        return None
+    name = found.group(1)
+    said = {o for (s, p), o in x.memory.known.items() if p == "works_on"}
+    said |= {o for s, p, o in x.memory.said if p in ("works_on", "deadline")}
+    if name in PLACES or is_place(name) or name.split()[0].lower() in _NOT_PROJECTS:
+        return None
+    if name not in said and not _PROJECT_TALK.search(x.text):
+        return None
+    who = m.groupdict().get("who")
+    if m.groupdict().get("who2"):
+        who = None if m.group("who2").lower() == "me" else m.group("who2")
+    still = re.search(r"(?i)\bstill\b", m.group(0))
+    aspect = "state" if still else "change"
+    if not m.groupdict().get("who2") and not re.search(
+        r"(?i)\b(?:now|starting|from|officially|"
+        r"finally)\b",
+        m.group(0),
+    ):
+        aspect = aspect_of(m.groupdict().get("aux") or "", "state")
+    subject = x.me if who is None else None
+    return emit(x, c, m, "works_on", [name], aspect, who=who, subject=subject,
+                obj_span=found.span(1))  # fmt: skip
+
+
+_NOT_PROJECTS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday instagram tiktok twitter "
+    "facebook linkedin whatsapp tinder hinge bumble netflix spotify youtube reddit slack "
+    "teams zoom google discord snapchat ozempic call board track it".split()
+)
+
+
 OFF_PROJECT = pattern(
     r"<SUBJ><AUX>\s+(?i:off|done\s+with|finished|taken\s+off|rolled\s+off|moved\s+off|"
     r"stopped\s+working\s+on)\s+(?=(?:(?i:the|my|our)\s+)?(?:[\w\-]+\s+){0,3}?(?i:project)"

@@ -152,6 +152,7 @@ RULES: tuple[Rule, ...] = (
     Rule("works", facts_work.WORKS, facts_work.works),
     Rule("studies", facts_work.STUDIES, facts_work.studies),
     Rule("works_on", facts_work.WORKS_ON, facts_work.works_on),
+    Rule("on_named", facts_work.ON_NAMED, facts_work.on_named),
     Rule("age", facts_identity.AGE, facts_identity.age),
     Rule("diet", facts_identity.DIET, facts_identity.diet),
     Rule("nationality", facts_identity.NATIONALITY, facts_identity.nationality),
