@@ -66,7 +66,7 @@ from graphmem.store.index_text import speaker_name
 from graphmem.store.protocol import Backend, RowQuery
 from graphmem.store.words import tokenize
 from graphmem.time.bounds import ALWAYS, TemporalBounds
-from graphmem.time.instant import POS_INF, is_open_end
+from graphmem.time.instant import POS_INF, is_open_end, is_open_start
 from graphmem.time.interval import Interval
 
 
@@ -342,7 +342,9 @@ class Retriever:
             components["rrf" if w.fusion == "rrf" else "fused"] = fused[c.kind].get(c.id, 0.0)
             when = fact.valid_from if fact is not None else episode.timestamp  # type: ignore[union-attr]
             age_days = (
-                max((reference - when).total_seconds() / 86400, 0.0) if when.year > 1 else 3650
+                max((reference - when).total_seconds() / 86400, 0.0)
+                if not is_open_start(when)
+                else 3650
             )
             components["recency"] = w.recency * math.pow(0.5, age_days / w.recency_half_life_days)
             importance = fact.confidence if fact is not None else 0.5
