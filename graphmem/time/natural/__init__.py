@@ -77,7 +77,7 @@ Rules for the ambiguous cases (each has a test in ``tests/test_time_natural.py``
 - "a few" counts as 3, "a couple (of)" as 2.
 """
 
-from graphmem.time.natural.api import find_time_expressions, parse_when, resolve_time
+from graphmem.time.natural.api import find_time_expressions, parse_when, read_time, resolve_time
 from graphmem.time.natural.expression import GRAINS, KINDS, TimeExpression
 
 __all__ = [
@@ -86,5 +86,6 @@ __all__ = [
     "TimeExpression",
     "find_time_expressions",
     "parse_when",
+    "read_time",
     "resolve_time",
 ]

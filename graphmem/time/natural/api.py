@@ -1,6 +1,6 @@
 """The public readers: :func:`find_time_expressions` (the time phrases in a text),
 :func:`resolve_time` (a text that is one time phrase) and :func:`parse_when` (an API or
-CLI time argument). The rules they follow are in :mod:`graphmem.time.natural`.
+CLI time argument; :func:`read_time` the same, its errors naming the argument). The rules they follow are in :mod:`graphmem.time.natural`.
 
 >>> from graphmem.time.instant import to_instant
 >>> parse_when("3 days ago", to_instant("2024-05-15T14:30:00Z")).isoformat()
@@ -175,3 +175,26 @@ def parse_when(
     # a written full date ("March 1, 2024 10:00 AM"), read as to_instant reads it; its
     # error says why not (unreadable, incomplete, an offset or year out of range)
     return to_instant(text, tz=zone, field="when")
+
+
+def read_time(
+    value: object, field: str, *, reference: datetime, tz: str | tzinfo | None = None
+) -> datetime:
+    """A time argument, read one way by the library and the CLI alike: a datetime, date,
+    epoch number, ISO string or phrase ("yesterday", "last March"); a phrase is resolved
+    against ``reference``, the reader's "now" (``Memory.now()``). Errors name ``field``
+    (a keyword, or a CLI flag).
+
+    >>> from graphmem.time.instant import to_instant
+    >>> read_time("last March", "as_of", reference=to_instant("2024-05-15")).date()
+    datetime.date(2024, 3, 1)
+    >>> read_time("the day after never", "--as-of", reference=to_instant("2024-05-15"))
+    Traceback (most recent call last):
+    graphmem.errors.InvalidTimeError: --as-of: cannot read 'the day after never' as a time
+    """
+    if not isinstance(value, str):
+        return to_instant(value, tz=tz, field=field)  # type: ignore[arg-type]
+    try:
+        return parse_when(value, reference, tz=tz)
+    except InvalidTimeError as exc:  # name the argument, not the parser's "when"
+        raise InvalidTimeError(f"{field}: {str(exc).removeprefix('when: ')}") from None
