@@ -68,6 +68,7 @@ from graphmem.store.words import tokenize
 from graphmem.time.bounds import ALWAYS, TemporalBounds
 from graphmem.time.instant import POS_INF, is_open_end, is_open_start
 from graphmem.time.interval import Interval
+from graphmem.time.window import window_of
 
 
 @dataclass(frozen=True)
@@ -165,14 +166,12 @@ class _Candidate:
 def question_window(
     query: str, reference: datetime, tz=None
 ) -> tuple[tuple[datetime, datetime] | None, str | None]:
-    """The time window a question names, if any (the first expression found)."""
-    from graphmem.time.natural import find_time_expressions
-
-    found = [e for e in find_time_expressions(query, reference, tz=tz) if e.grain != "instant"]
-    if not found:
+    """The time window a question names, if any: ``graphmem.time.window``'s reading,
+    the one ``ask`` reads questions by."""
+    found = window_of(query, reference, tz=tz)
+    if found is None:
         return None, None
-    expr = found[0]
-    return (expr.interval.start, expr.interval.end), expr.text
+    return (found.interval.start, found.interval.end), found.text
 
 
 class Retriever:
