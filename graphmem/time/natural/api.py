@@ -15,12 +15,7 @@ from datetime import UTC, datetime, tzinfo
 from dateutil import parser as date_parser
 
 from graphmem.errors import EmptyIntervalError, InvalidTimeError
-from graphmem.time.instant import (
-    INFINITE_WORDS,
-    NEG_INF,
-    resolve_tz,
-    to_instant,
-)
+from graphmem.time.instant import INFINITE_WORDS, NEG_INF, resolve_tz, to_instant
 from graphmem.time.natural.chart import Chart, expression_interval
 from graphmem.time.natural.expression import TimeExpression
 from graphmem.time.natural.grammar import WORD_START

@@ -15,10 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, time
 from functools import partial
 
-from graphmem.time.instant import (
-    NEG_INF,
-    POS_INF,
-)
+from graphmem.time.instant import NEG_INF, POS_INF
 from graphmem.time.interval import Interval
 from graphmem.time.natural.grammar import (
     AND,

@@ -20,9 +20,7 @@ from datetime import UTC, datetime, timedelta, tzinfo
 
 from dateutil.relativedelta import relativedelta
 
-from graphmem.time.instant import (
-    ONE_MICROSECOND,
-)
+from graphmem.time.instant import ONE_MICROSECOND
 from graphmem.time.natural.expression import TimeExpression
 
 

@@ -18,9 +18,7 @@ from datetime import datetime, timedelta
 
 from dateutil.relativedelta import relativedelta
 
-from graphmem.time.instant import (
-    ONE_MICROSECOND,
-)
+from graphmem.time.instant import ONE_MICROSECOND
 from graphmem.time.natural.lexicon import (
     REL,
     UNIT_ALIASES,
