@@ -77,7 +77,7 @@ class AnswerValue(BaseModel):
     fact_ids: tuple[str, ...]
 
     def describe(self) -> str:
-        start = None if self.valid_from.year == 1 else format_instant(self.valid_from)[:10]
+        start = None if is_infinite(self.valid_from) else format_instant(self.valid_from)[:10]
         end = None if is_infinite(self.valid_to) else format_instant(self.valid_to)[:10]
         if start and end:
             return f"{self.value} (from {start} until {end})"

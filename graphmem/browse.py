@@ -18,7 +18,7 @@ RETURN s, r, o
 from __future__ import annotations
 
 from graphmem.time.bounds import TemporalBounds
-from graphmem.time.instant import POS_INF, now, to_instant
+from graphmem.time.instant import POS_INF, TimeLike, now, to_instant
 
 _EDGE = {name: f"r.{name}" for name in ("valid_from", "valid_to", "recorded_at", "expired_at")}
 
@@ -41,7 +41,7 @@ def graph_now(scope: str) -> str:
     return _graph(scope, bounds.cypher_text(_EDGE, {"tb_valid": "datetime()"}))
 
 
-def graph_on(scope: str, date: str, *, known_at: str | None = None) -> str:
+def graph_on(scope: str, date: TimeLike, *, known_at: TimeLike | None = None) -> str:
     """The graph as it was on a date, as best known now (or as known at ``known_at``):
     e.g. ``graph_on("demo", "2024-03-01")``."""
     belief = to_instant(known_at, field="known_at") if known_at else POS_INF

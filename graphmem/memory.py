@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -28,7 +28,7 @@ from graphmem.answer import Answer
 from graphmem.answer import ask as ask_question
 from graphmem.answer import context as build_context
 from graphmem.erasure import plan_erase, plan_turn_erase
-from graphmem.errors import GraphmemError, InvalidFactError, InvalidTimeError, TransientStoreError
+from graphmem.errors import GraphmemError, InvalidFactError, TransientStoreError
 from graphmem.extraction.secrets import contains_secret, redact
 from graphmem.history import changes as change_view
 from graphmem.history import status_of
@@ -54,7 +54,7 @@ from graphmem.store.index_text import episode_index_text
 from graphmem.store.protocol import Backend, Erased, Event, RowQuery
 from graphmem.store.writes import WriteGroup, WriteResult, as_operation, plan_write
 from graphmem.time.bounds import ALWAYS, Changes, TemporalBounds, point
-from graphmem.time.instant import NEG_INF, POS_INF, TimeLike, now, to_instant
+from graphmem.time.instant import NEG_INF, POS_INF, TimeLike, now
 from graphmem.time.interval import Interval
 
 if TYPE_CHECKING:
@@ -117,7 +117,12 @@ class Memory:
     true now, as best known now. Every call is scoped (tenant/user), default ``"default"``.
     Times may be aware datetimes, dates, ISO strings or phrases such as ``"yesterday"``;
     strings without an offset are read in ``tz`` (default UTC).
+
+    ``clock`` is the memory's "now": the default of every time argument and what a
+    phrase is resolved against (the CLI reads its time flags by it too).
     """
+
+    clock: Callable[[], datetime] = staticmethod(now)
 
     def __init__(
         self,
@@ -128,7 +133,10 @@ class Memory:
         embedder: Embedder | Literal["default"] | None = "default",
         weights: Weights | None = None,
         owner: str | None = None,
+        clock: Callable[[], datetime] | None = None,
     ):
+        if clock is not None:
+            self.clock = clock  # type: ignore[method-assign]
         if owner is not None:
             _check_text(owner, "owner")
         self.backend = backend
@@ -164,6 +172,7 @@ class Memory:
         embedder: Embedder | Literal["default"] | None = "default",
         weights: Weights | None = None,
         owner: str | None = None,
+        clock: Callable[[], datetime] | None = None,
         **backend_options: Any,
     ) -> Memory:
         """Open a store: a file path (embedded) or a Neo4j URI (``neo4j://host:7687``).
@@ -181,7 +190,7 @@ class Memory:
         """
         backend = open_backend(target, **backend_options)
         return cls(backend, registry=registry, tz=tz, embedder=embedder, weights=weights,
-                   owner=owner)  # fmt: skip
+                   owner=owner, clock=clock)  # fmt: skip
 
     def close(self) -> None:
         self.backend.close()
@@ -193,17 +202,16 @@ class Memory:
         self.close()
 
     # -- time arguments ----------------------------------------------------------------
+    def now(self) -> datetime:
+        """Now, by this memory's clock."""
+        return self.clock()
+
     def _time(self, value: When, field: str, default: datetime) -> datetime:
         if value is None:
             return default
-        if isinstance(value, str):
-            from graphmem.time.natural import parse_when
+        from graphmem.time.natural import read_time
 
-            try:
-                return parse_when(value, now(), tz=self.tz)
-            except InvalidTimeError as exc:  # name the argument, not the parser's "when"
-                raise InvalidTimeError(f"{field}: {str(exc).removeprefix('when: ')}") from None
-        return to_instant(value, tz=self.tz, field=field)
+        return read_time(value, field, reference=self.now(), tz=self.tz)
 
     # -- writes ------------------------------------------------------------------------
     def apply(
@@ -215,7 +223,7 @@ class Memory:
         embeddings: dict[str, list[float]] | None = None,
     ) -> WriteResult:
         """Apply several operations (and store episodes) atomically: all or nothing."""
-        tx = self._time(recorded_at, "recorded_at", now()) if recorded_at is not None else None
+        tx = self._time(recorded_at, "recorded_at", self.now()) if recorded_at is not None else None
         return self.write([WriteGroup(operations, episodes, tx)], embeddings=embeddings)
 
     def alias(self, name: str, *aliases: str, scope: str = DEFAULT_SCOPE) -> Entity:
@@ -337,7 +345,7 @@ class Memory:
             if e.id not in self.backend.existing_episode_ids([e.id for e in episodes])
         ]
         fresh.sort(key=lambda e: e.timestamp)
-        tx = self._time(recorded_at, "recorded_at", now()) if recorded_at is not None else None
+        tx = self._time(recorded_at, "recorded_at", self.now()) if recorded_at is not None else None
         return self.write([WriteGroup((), [e], tx or e.timestamp) for e in fresh])
 
     def _op(
@@ -398,7 +406,7 @@ class Memory:
         """
         op = self._op(
             "supersede", subject, predicate, object,
-            valid_from=self._time(since, "since", now()),
+            valid_from=self._time(since, "since", self.now()),
             scope=scope, provenance=provenance or Provenance(source="api"), confidence=confidence,
         )  # fmt: skip
         return self.apply([op], recorded_at=recorded_at)
@@ -417,7 +425,7 @@ class Memory:
         is deleted over ``[at, inf)``. Retracting what does not hold changes nothing."""
         op = self._op(
             "retract", subject, predicate, object,
-            valid_from=self._time(at, "at", now()), scope=scope,
+            valid_from=self._time(at, "at", self.now()), scope=scope,
         )  # fmt: skip
         return self.apply([op], recorded_at=recorded_at)
 
@@ -553,7 +561,7 @@ class Memory:
                               self._time(end, "during end", POS_INF))  # fmt: skip
             bounds = TemporalBounds.during(window, known_at=belief)
         else:
-            bounds = TemporalBounds.as_of(self._time(as_of, "as_of", now()), known_at=belief)
+            bounds = TemporalBounds.as_of(self._time(as_of, "as_of", self.now()), known_at=belief)
         query = self._query(scope, subject, predicate, object, bounds)
         return self.backend.rows(query)
 
@@ -577,10 +585,10 @@ class Memory:
         """
         bounds = TemporalBounds.known_at(self._time(known_at, "known_at", POS_INF))
         query = self._query(scope, subject, predicate, None, bounds)
-        entries = timeline_view(self.backend.rows(query), now())
+        entries = timeline_view(self.backend.rows(query), self.now())
         if as_of is None:
             return entries
-        begun = Interval.until(point(self._time(as_of, "as_of", now())).end)
+        begun = Interval.until(point(self._time(as_of, "as_of", self.now())).end)
         return [e for e in entries if begun.overlaps(Interval(e.valid_from, e.valid_to))]
 
     def history(
@@ -603,12 +611,12 @@ class Memory:
         >>> [(r.object, status) for r, status in mem.history("Sam", scope="s")][:2]
         [('Oslo', 'superseded'), ('Oslo', 'ended')]
         """
-        valid = point(self._time(as_of, "as_of", now())) if as_of is not None else ALWAYS
+        valid = point(self._time(as_of, "as_of", self.now())) if as_of is not None else ALWAYS
         rows = self.backend.rows(
             self._query(scope, subject, predicate, None, TemporalBounds.history(valid))
         )
         rows.sort(key=lambda r: (r.recorded_at, r.predicate, r.valid_from))
-        t = now()
+        t = self.now()
         if known_at is None:
             return [(row, status_of(row, t)) for row in rows]
         belief = self._time(known_at, "known_at", POS_INF)
@@ -636,7 +644,7 @@ class Memory:
         as believed at ``known_at``)."""
         _check_text(scope, "scope")
         start = self._time(since, "since", NEG_INF)
-        end = self._time(until, "until", now())
+        end = self._time(until, "until", self.now())
         belief = self._time(known_at, "known_at", POS_INF)
         window = Changes(start, end, axis, belief)
         return change_view(self.backend.changed_rows(scope, window), window)
@@ -826,12 +834,12 @@ class Memory:
         _check_text(query, "query")
         _check_text(scope, "scope")
         _check_count(k, "k")
-        ref = self._time(reference, "reference", now())
+        ref = self._time(reference, "reference", self.now())
         return Retriever(self.backend, self.embedder, weights or self.weights).search(
             query,
             scope=scope,
             k=k,
-            as_of=self._time(as_of, "as_of", now()) if as_of is not None else None,
+            as_of=self._time(as_of, "as_of", self.now()) if as_of is not None else None,
             known_at=self._time(known_at, "known_at", POS_INF),
             reference=ref,
             history=history,
@@ -863,7 +871,7 @@ class Memory:
         _check_text(scope, "scope")
         return ask_question(
             self, question, scope=scope, speaker=speaker,
-            reference=self._time(reference, "reference", now()),
+            reference=self._time(reference, "reference", self.now()),
             known_at=self._time(known_at, "known_at", POS_INF),
         )  # fmt: skip
 
@@ -883,7 +891,7 @@ class Memory:
         _check_count(budget_tokens, "budget_tokens")
         return build_context(
             self, question, scope=scope, budget_tokens=budget_tokens,
-            reference=self._time(reference, "reference", now()),
+            reference=self._time(reference, "reference", self.now()),
             known_at=self._time(known_at, "known_at", POS_INF),
         )  # fmt: skip
 

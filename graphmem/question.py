@@ -37,9 +37,10 @@ from datetime import datetime, timedelta
 from graphmem.extraction.lexicon import PET_SPECIES, relative_name, relative_word
 from graphmem.extraction.truecase import is_common_word
 from graphmem.model import normalise_name
-from graphmem.time.instant import NEG_INF, ONE_MICROSECOND, POS_INF, is_infinite, is_open_start
+from graphmem.time.instant import ONE_MICROSECOND, POS_INF, is_infinite, is_open_start
 from graphmem.time.interval import Interval
 from graphmem.time.natural import TimeExpression, find_time_expressions
+from graphmem.time.window import PRESENT, window_from, window_times
 
 _PREFERENCE = re.compile(
     r"favou?rite|\bfave?\b|\bfavs?\b|preferred|\bprefer|go-to|go to|\btop\b|number one|of choice|"
@@ -148,10 +149,7 @@ _TIMELINE = re.compile(
     r"come and gone|\bhave (?:i|\w+) (?:had|tried|lived|worked|been|owned|dated|used|done)\b"
     r".*\b(?:since|so far|over|in \d{4})"
 )
-_NOW = re.compile(
-    r"\b(?:now|currently|these days|at the moment|today|right now|presently|at present|"
-    r"nowadays|rn|atm|at the mo|lately|of late)\b"
-)
+_NOW = PRESENT  # words naming the present: graphmem.time.window, which search reads by too
 _WHEN = re.compile(
     r"^\s*(?:so\s+|and\s+|hey,?\s+|ok,?\s+)?(?:when|(?:the\s+)?date\b|what (?:date|day|month|year|time)|since when|how long ago|on what date|in what year|which (?:year|month|day)|(?:from|since|as of) what (?:date|day|month|year|point)|on which (?:date|day))\b"
 )
@@ -281,11 +279,7 @@ def read_question(
         return Reading(subject, None, "none", unknown_name=unknown)
     if predicate is None:
         return Reading(subject, None, "none", unknown_name=unknown)
-    times = [
-        t
-        for t in find_time_expressions(main, reference, tz=tz)
-        if not _NOW.fullmatch(t.text.lower())
-    ]
+    times = window_times(main, reference, tz=tz)
     window, at, text = _window(times, reference)
     anchored = None
     if window is None and anchor is not None:
@@ -420,22 +414,8 @@ _ADVICE = re.compile(
 
 def _window(times: list[TimeExpression], reference: datetime):
     """The question's time window, the instant a belief is read at, and the phrase."""
-    if not times:
-        return None, None, None
-    t = times[0]
-    span = t.interval
-    if t.kind in ("since", "after"):
-        span = Interval(span.start, POS_INF)
-    elif t.kind in ("until", "before"):
-        span = Interval(NEG_INF, span.end if is_open_start(span.start) else span.start)
-    if t.grain == "instant" and span.end <= span.start + ONE_MICROSECOND:
-        span = Interval(span.start, span.start + timedelta(minutes=1))
-    # a belief is read at the end of the named moment: what was on record by then
-    end = reference if span.is_open_ended else min(span.end, reference + ONE_MICROSECOND)
-    at = end - ONE_MICROSECOND
-    if t.grain == "instant":
-        at = t.interval.start
-    return span, at, t.text
+    found = window_from(times, reference)
+    return (None, None, None) if found is None else (found.interval, found.at, found.text)
 
 
 _SUBJECT_BEFORE = re.compile(

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from graphmem.errors import GraphmemError, InvalidStoreError, InvalidTimeError
-from graphmem.time.instant import format_instant, now
+from graphmem.time.instant import format_instant
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -74,7 +74,6 @@ class Ctx:
             os.environ.get("GRAPHMEM_NO_SERVICE", "").lower() in ("1", "true", "yes")
         )
         self.owner = getattr(args, "owner", None) or os.environ.get("GRAPHMEM_OWNER") or None
-        self.now = now()
         self._memory: Memory | None = None
         self._out: Console | None = None
         self._err: Console | None = None
@@ -103,17 +102,27 @@ class Ctx:
         return self._err
 
     # time arguments
+    def now(self) -> datetime:
+        """Now, by the Memory's clock (the one this command's store reads its arguments
+        by, once open)."""
+        from graphmem.memory import Memory
+
+        memory = self._memory
+        return memory.now() if isinstance(memory, Memory) else Memory.clock()
+
     def when(self, text: str | None, flag: str) -> datetime | None:
+        """A time flag, read as the library reads the keyword it stands for (one parser,
+        the Memory's "now", the store's zone): ``--as-of yesterday`` is
+        ``as_of="yesterday"``. Unreadable: a usage error naming the flag."""
         if text is None:
             return None
-        from graphmem.time.natural import parse_when
+        from graphmem.time.natural import read_time
 
         try:
-            return parse_when(text, self.now, tz=self.tz)
+            return read_time(text, flag, reference=self.now(), tz=self.tz)
         except InvalidTimeError as exc:
-            reason = str(exc).removeprefix("when: ")
             raise UsageError(
-                f"graphmem {self.args.command}: error: {flag}: {reason} "
+                f"graphmem {self.args.command}: error: {exc} "
                 "(use a date like 2024-03-01 or a phrase like 'last Tuesday')"
             ) from None
 

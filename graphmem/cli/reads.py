@@ -291,7 +291,8 @@ def cmd_browse(ctx: Ctx, args: argparse.Namespace) -> int:
     url = browser_url(ctx.store)
     queries = {"now": graph_now(ctx.scope)}
     if args.as_of:
-        queries["on " + args.as_of] = graph_on(ctx.scope, args.as_of, known_at=args.known_at)
+        on, known_at = ctx.when(args.as_of, "--as-of"), ctx.when(args.known_at, "--known-at")
+        queries["on " + args.as_of] = graph_on(ctx.scope, on, known_at=known_at)
     for name in args.entity or ():
         queries[f"history of {name}"] = entity_history(ctx.scope, name)
     if ctx.json:

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from graphmem.cli.context import EXIT_OK, Ctx, json_default
-from graphmem.time.instant import format_instant, is_infinite
+from graphmem.time.instant import format_instant, is_infinite, is_open_start
 
 if TYPE_CHECKING:
     from graphmem.answer import Answer
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 def short_time(value: datetime) -> str:
     """A compact human time: a date at midnight, else minutes; open ends as -∞ / ∞."""
     if is_infinite(value):
-        return "∞" if value.year > 1 else "-∞"
+        return "-∞" if is_open_start(value) else "∞"
     text = format_instant(value)
     if text[10:] in ("T00:00:00Z",):
         return text[:10]

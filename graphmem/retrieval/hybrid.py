@@ -66,8 +66,9 @@ from graphmem.store.index_text import speaker_name
 from graphmem.store.protocol import Backend, RowQuery
 from graphmem.store.words import tokenize
 from graphmem.time.bounds import ALWAYS, TemporalBounds
-from graphmem.time.instant import POS_INF, is_open_end
+from graphmem.time.instant import POS_INF, is_open_end, is_open_start
 from graphmem.time.interval import Interval
+from graphmem.time.window import window_of
 
 
 @dataclass(frozen=True)
@@ -165,14 +166,12 @@ class _Candidate:
 def question_window(
     query: str, reference: datetime, tz=None
 ) -> tuple[tuple[datetime, datetime] | None, str | None]:
-    """The time window a question names, if any (the first expression found)."""
-    from graphmem.time.natural import find_time_expressions
-
-    found = [e for e in find_time_expressions(query, reference, tz=tz) if e.grain != "instant"]
-    if not found:
+    """The time window a question names, if any: ``graphmem.time.window``'s reading,
+    the one ``ask`` reads questions by."""
+    found = window_of(query, reference, tz=tz)
+    if found is None:
         return None, None
-    expr = found[0]
-    return (expr.interval.start, expr.interval.end), expr.text
+    return (found.interval.start, found.interval.end), found.text
 
 
 class Retriever:
@@ -342,7 +341,9 @@ class Retriever:
             components["rrf" if w.fusion == "rrf" else "fused"] = fused[c.kind].get(c.id, 0.0)
             when = fact.valid_from if fact is not None else episode.timestamp  # type: ignore[union-attr]
             age_days = (
-                max((reference - when).total_seconds() / 86400, 0.0) if when.year > 1 else 3650
+                max((reference - when).total_seconds() / 86400, 0.0)
+                if not is_open_start(when)
+                else 3650
             )
             components["recency"] = w.recency * math.pow(0.5, age_days / w.recency_half_life_days)
             importance = fact.confidence if fact is not None else 0.5

@@ -66,6 +66,18 @@ def cypher_datetime(t: datetime) -> str:
     return f"datetime('{text}')"
 
 
+def well_formed_cypher(columns: Mapping[str, str]) -> str:
+    """:meth:`Interval.well_formed` of a row's two intervals as a Cypher condition over
+    the expressions ``columns`` names (the stored ends are DateTimes, aware by type, so
+    the order of each pair is what is left to test).
+
+    >>> well_formed_cypher({"valid_from": "f.vf", "valid_to": "f.vt",
+    ...                     "recorded_at": "f.ra", "expired_at": "f.ea"})
+    'f.vf < f.vt AND f.ra < f.ea'
+    """
+    return " AND ".join(f"{columns[start]} < {columns[end]}" for start, end in COLUMNS.values())
+
+
 def _day(t: datetime) -> str:
     text = format_instant(t)
     return text[:10] if text.endswith("T00:00:00Z") else text

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from graphmem.store.protocol import RowQuery, SearchTarget
-from graphmem.time.bounds import TemporalBounds
+from graphmem.time.bounds import TemporalBounds, well_formed_cypher
 
 # -- Cypher: every statement the backend runs ------------------------------------------
 
@@ -100,6 +100,8 @@ SET k.requested = c.requested, k.assigned = c.assigned
 """
 
 CURRENT_BELIEF = TemporalBounds().cypher(row_times("f"))
+# The same condition with the sentinel as the ``$pos_inf`` every statement is given.
+CURRENT = TemporalBounds().cypher_text(row_times("f"), {"tb_recorded": "$pos_inf"})
 CURRENT_ROWS = f"""
 UNWIND $families AS fam
 MATCH (f:Fact {{scope: fam.scope, subject_id: fam.subject_id, predicate: fam.predicate}})
@@ -141,7 +143,7 @@ DIRECT_RELATIONSHIP = (
 EXPIRE_ROWS = f"""
 UNWIND $expire AS x
 MATCH (f:Fact) USING INDEX f:Fact(id)
-WHERE f.id = x.id AND f.expired_at = $pos_inf
+WHERE f.id = x.id AND {CURRENT}
 SET f.expired_at = x.at, f.expired_by = x.by, f.caption = f.caption + x.note
 WITH f, x
 {DIRECT_RELATIONSHIP}
@@ -352,14 +354,14 @@ MATCH (e:Embedding {owner_id: id})
 RETURN id, e.embedding AS vector
 """
 
-STATS = """
-RETURN COUNT { (f:Fact) WHERE $scope IS NULL OR f.scope = $scope } AS rows,
-       COUNT { (f:Fact) WHERE f.expired_at = $pos_inf AND ($scope IS NULL OR f.scope = $scope) }
+STATS = f"""
+RETURN COUNT {{ (f:Fact) WHERE $scope IS NULL OR f.scope = $scope }} AS rows,
+       COUNT {{ (f:Fact) WHERE {CURRENT} AND ($scope IS NULL OR f.scope = $scope) }}
          AS current_rows,
-       COUNT { (n:Entity) WHERE $scope IS NULL OR n.scope = $scope } AS entities,
-       COUNT { (e:Episode) WHERE $scope IS NULL OR e.scope = $scope } AS episodes,
-       COUNT { (e:Event) WHERE $scope IS NULL OR e.scope = $scope } AS events,
-       COUNT { (:Embedding) } AS embeddings
+       COUNT {{ (n:Entity) WHERE $scope IS NULL OR n.scope = $scope }} AS entities,
+       COUNT {{ (e:Episode) WHERE $scope IS NULL OR e.scope = $scope }} AS episodes,
+       COUNT {{ (e:Event) WHERE $scope IS NULL OR e.scope = $scope }} AS events,
+       COUNT {{ (:Embedding) }} AS embeddings
 """
 
 # Searches: ``{label}`` is Fact or Episode, ``{where}`` the search filter on ``x``.
@@ -395,17 +397,18 @@ SEARCH_INDEXES = {
     "episodes": ("Episode", "episode_embedding", "episode_search"),
 }
 
-CHECK_STRUCTURE = """
+# A row's direct relationship mirrors it: the same id and the same (copied) expiry.
+CHECK_STRUCTURE = f"""
 MATCH (f:Fact)
 WITH f,
-     COUNT { (:Entity {id: f.subject_id})-[:SUBJECT]->(f) } AS subjects,
-     COUNT { (f)-[:OBJECT]->(:Entity {id: f.object_id}) } AS objects,
-     COUNT { (s:Entity)-[:SUBJECT]->(f)-[:OBJECT]->(o:Entity), (s)-[r]->(o)
-             WHERE r.id = f.id AND r.expired_at = f.expired_at } AS direct
+     COUNT {{ (:Entity {{id: f.subject_id}})-[:SUBJECT]->(f) }} AS subjects,
+     COUNT {{ (f)-[:OBJECT]->(:Entity {{id: f.object_id}}) }} AS objects,
+     COUNT {{ (s:Entity)-[:SUBJECT]->(f)-[:OBJECT]->(o:Entity), (s)-[r]->(o)
+             WHERE r.id = f.id AND r.expired_at = f.expired_at }} AS direct
 WHERE subjects <> 1 OR objects <> direct
    OR objects <> CASE WHEN f.object_id IS NULL THEN 0 ELSE 1 END
    OR any(k IN $time_fields WHERE valueType(f[k]) <> 'ZONED DATETIME NOT NULL')
-   OR NOT (f.valid_from < f.valid_to AND f.recorded_at < f.expired_at)
+   OR NOT ({well_formed_cypher(row_times("f"))})
 RETURN f.id AS id, subjects, objects, direct
 LIMIT 100
 """
