@@ -66,14 +66,15 @@ def pet_have(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
 
 PET_GONE = pattern(
     r"(?:(?i:my|our)\s+(?i:old\s+|beloved\s+|sweet\s+|little\s+)?(?P<sp1><PET>)"
-    r"\s+(?P<n1><PERSON>)|(?P<n2><PERSON>)(?:\s*,?\s+(?i:the|my|our)\s+(?P<sp2><PET>),?)?|"
+    r"\s+(?P<n1><PERSON>)|(?P<n2><PERSON>|[a-z][\w\-]+)(?:\s*,?\s+(?i:the|my|our)\s+(?P<sp2><PET>),?)?|"
     r"(?i:my|our|the)\s+(?i:old\s+|beloved\s+)?(?P<sp3><PET>))\s+(?i:just\s+|sadly\s+|"
     r"recently\s+|finally\s+|unexpectedly\s+)?(?i:died|passed\s+away|passed|ran\s+away|"
     r"went\s+missing|was\s+put\s+down|had\s+to\s+be\s+put\s+down|got\s+run\s+over|"
     r"was\s+rehomed|is\s+gone|is\s+no\s+longer\s+with\s+us|"
     r"crossed\s+the\s+rainbow\s+bridge|(?:['’]s|has|is)\s+gone\s+to\s+live\s+(?:with|at)|"
     r"went\s+to\s+live\s+(?:with|at)|went\s+with|moved\s+in\s+with|found\s+a\s+new\s+home|"
-    r"(?:['’]s|has)\s+(?:been\s+)?rehomed|lives\s+(?:with|at)\s+\S+\s+now)\b"
+    r"(?:['’]s|has|is)\s+gone\s+to\s+stay\s+(?:with|at)|went\s+to\s+stay\s+(?:with|at)|"
+    r"(?:['’]s|has)\s+(?:been\s+)?rehomed|(?:basically\s+)?lives\s+(?:with|w/?|at)\s+(?:\S+\s+){1,3}now)\b"
 )
 PET_PUT_DOWN = pattern(
     r"(?:<I>|\b(?i:we))\s+(?:(?i:had|have)\s+to\s+)?(?i:put|gave|give|rehomed|rehome|lost)"
@@ -88,8 +89,12 @@ def pet_gone(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     groups = m.groupdict()
     name = groups.get("n1") or groups.get("n2") or groups.get("n3")
     species = groups.get("sp1") or groups.get("sp2") or groups.get("sp3") or groups.get("sp4")
-    if name and not species and name not in x.memory.pets.values():
-        return None  # "Tom died" about a person
+    if name and not species:
+        known = {p.lower(): p for p in x.memory.pets.values()}
+        known |= {o.lower(): o for s, p, o in x.memory.said if p == "owns_pet"}
+        if name.lower() not in known:
+            return None  # "Tom died" about a person
+        name = known[name.lower()]  # "noodle passed away": the pet as first named
     if not x.first_person:
         return []
     obj = _pet_name(x, species, name)
@@ -132,13 +137,15 @@ PET_NAMED_LATER = pattern(
     r"|\b(?i:she|he)(?:['’]s|\s+is)\s+(?i:called|named\s+)?(?P<n2><PERSON>)(?=\s*[.!]|\s*$)"
     # "I adopted a dog! her name is Bolacha, a little mutt": the name, however it goes on
     r"|\b(?i:her|his|its)\s+name(?:['’]s|\s+is)\s+(?P<n3><PERSON>)(?![\w'’])"
+    # "he's called Noodle and he sleeps all day": an explicit "called" needs no full stop
+    r"|\b(?i:she|he|it)(?:['’]s|\s+is)\s+(?i:called|named)\s+(?P<n4><PERSON>)(?![\w'’])"
 )
 
 
 def pet_named_later(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     """ "We adopted a dog! Zayd named her Maple": the pet just mentioned gets its name."""
-    name = m.group("n") or m.group("n2") or m.group("n3")
-    for d in x.drafts:
+    name = m.group("n") or m.group("n2") or m.group("n3") or m.group("n4")
+    for d in [*x.clause_drafts, *x.drafts]:
         if d.predicate == "owns_pet" and d.object in PET_SPECIES_SET:
             x.memory.pets[d.object] = name
             d.object = name

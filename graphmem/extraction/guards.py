@@ -79,7 +79,7 @@ _REPORT_FRAME = re.compile(
 )
 _RELATIVE = re.compile(
     r",\s*(?i:which|who|where|because|since|although|though|as|even\s+though|even\s+if)\b"
-    r"|(?<!\s)\s++(?i:because|although|though|which|even\s+though|so\s+that)\b"
+    r"|(?<!\s)\s++(?i:because|bc|cos|coz|cuz|although|though|which|even\s+though|so\s+that)\b"
 )
 
 

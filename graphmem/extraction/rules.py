@@ -301,6 +301,7 @@ class RuleExtractor:
         """Run the rules over one clause and add what they read to the turn's drafts."""
         taken: list[tuple[int, int]] = []
         found: list[Draft] = []
+        x.clause_drafts = found  # what this clause has read so far, for later rules
         for rule in RULES:
             if c.negated and not c.ceased and not rule.negatable and rule.exclusive:
                 continue

@@ -131,6 +131,7 @@ class Turn:
         self.ts = episode.timestamp
         self.text = text  # masked
         self.drafts: list[Draft] = []
+        self.clause_drafts: list[Draft] = []  # the clause being read (not yet in drafts)
         self.last_who: str | None = None  # the subject an elided clause borrows
         self._future: list[TimeExpression] | None = None
 
