@@ -119,6 +119,39 @@ def diet(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     return emit(x, c, m, "diet", [value], aspect_of(aux, form))
 
 
+# Chat states a diet without "I am": "veggie since 2017", "still gluten free", "doing keto
+# for 3 months now"; and ends one as a thing that is over: "keto is over for me", "the
+# vegetarian thing is over", "pescatarian lasted just over a year".
+DIET_BARE = pattern(
+    r"^\s*(?:(?i:i)\s+)?(?:(?P<v>(?i:still|now|doing|fully|officially|been|back\s+on|back\s+to|"
+    r"going|gone|went|turned))\s+)?(?P<obj>(?i:<DIET>))(?![\w-])"
+    r"(?=\s+(?i:since|for|now|still|these\s+days|again|and|but|lol|tbh|from)\b|\s*[,.!;]|\s*$)"
+)
+DIET_OVER = pattern(
+    r"(?:^\s*|(?i:my|the|our)\s+)(?P<obj>(?i:<DIET>))(?:\s+(?i:thing|phase|run|era|diet|"
+    r"experiment|streak|life|journey|stint|attempt))?\s+(?:(?i:is|'s|’s|was|has)\s+)?"
+    r"(?:(?i:officially|finally|well\s+and\s+truly|definitely)\s+)?"
+    r"(?P<v>(?i:over|done|finished|ended|lasted|dead|gone|out\s+the\s+window))\b"
+)
+
+
+def diet_bare(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """The speaker's diet from a verbless fragment, or its end."""
+    if not x.me:
+        return None
+    value = DIETS[" ".join(m.group("obj").lower().split())]
+    verb = (m.group("v") or "").lower()
+    if m.re is DIET_BARE and not verb and c.s[m.end() :].lstrip().startswith(","):
+        return None  # "Vegan, gluten-free, whatever you have": a list, not a statement
+    if m.re is DIET_OVER:
+        aspect = "retract"
+    else:
+        aspect = (
+            "change" if verb in ("now", "gone", "went", "turned", "back on", "back to") else "state"
+        )
+    return emit(x, c, m, "diet", [value], aspect, subject=x.me)
+
+
 def _demonym(text: str) -> str | None:
     for word in DEMONYMS:
         if word.lower() == text.lower():

@@ -64,7 +64,7 @@ DIETS: dict[str, str] = {
     "lactose-free": "lactose-free", "halal": "halal", "kosher": "kosher",
     "low-carb": "low-carb", "low carb": "low-carb", "carnivore": "carnivore",
     "flexitarian": "flexitarian", "plant-based": "plant-based", "plant based": "plant-based",
-    "raw vegan": "raw vegan", "fruitarian": "fruitarian",
+    "raw vegan": "raw vegan", "fruitarian": "fruitarian", "veg": "vegetarian",
 }  # fmt: skip
 LANGUAGES = frozenset(
     words(
