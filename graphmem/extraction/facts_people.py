@@ -148,6 +148,34 @@ def breakup(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     return emit(x, c, m, "partner", [name], "retract", who=who)
 
 
+# "jo and i broke up", "me and Tom are done", "Callum and I have called it a day".
+_ENDED = (
+    r"(?:(?i:have|'ve|’ve|are|just|finally|officially|now|also)\s+)*(?i:broke\s+up|split(?:\s+up)?|"
+    r"separated|got\s+divorced|divorced|are\s+done|done|called\s+it\s+(?:a\s+day|quits)|"
+    r"ended\s+(?:it|things)|parted\s+ways|are\s+over|over|signed\s+(?:\w+\s+){0,4}?divorce\s+papers)\b"
+    r"(?!\s+(?i:with|for|at|on|in|by)\b)"  # "Lisa and I are done with the report"
+)
+BREAKUP_PAIR = pattern(
+    rf"(?:(?P<a><PERSON>|[a-z][\w\-]+)\s+(?i:and)\s+(?i:I|me)|(?i:me|I)\s+(?i:and)\s+"
+    rf"(?P<b><PERSON>|[a-z][\w\-]+))\s+{_ENDED}"
+)
+
+
+def breakup_pair(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """The speaker's partner named beside "I" ends it; a name in lower case only when it is
+    the partner on record."""
+    name = m.group("a") or m.group("b")
+    if not x.me:
+        return None
+    partner = x.memory.known.get((x.me, "partner")) or x.memory.people.get("partner") or ""
+    vague = re.search(r"(?i)\b(?:done|over)\b", m.group(0))  # also said of a project
+    if name[0].islower() or vague:
+        if partner.lower() != name.lower():
+            return None
+        name = partner
+    return emit(x, c, m, "partner", [name], "retract", subject=x.me)
+
+
 FRIENDS_NO_MORE = pattern(
     r"(?:(?P<a><PERSON>)\s+(?i:and)\s+(?i:I|me)|(?i:me|I)\s+(?i:and)\s+(?P<b><PERSON>))\s+"
     r"(?i:aren['’]?t|are\s+not|are\s+no\s+longer|stopped\s+being|fell\s+out|don['’]?t\s+talk)"

@@ -21,7 +21,7 @@ RELATIONS: dict[str, str | None] = {
     **dict.fromkeys(
         words(
             "wife husband partner spouse girlfriend boyfriend fiancé fiancée fiance fiancee "
-            "hubby wifey bf gf"
+            "hubby wifey bf gf fella"
         ),
         "partner",
     ),

@@ -129,6 +129,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("partner_pair", facts_people.PARTNER_PAIR, facts_people.partner_pair),
     Rule("breakup", facts_people.BREAKUP, facts_people.breakup),
+    Rule("breakup_pair", facts_people.BREAKUP_PAIR, facts_people.breakup_pair),
     Rule("breakup_bare", facts_people.BREAKUP_BARE, facts_people.breakup),
     Rule("owns_gone", facts_things.OWNS_GONE, facts_things.owns_gone),
     Rule("off_project", facts_work.OFF_PROJECT, facts_work.off_project),
