@@ -168,6 +168,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--output", "-o", metavar="FILE", help="draw it: .png, .svg, .pdf or .html (self-contained)"
     )
+    p.add_argument(
+        "--since",
+        metavar="WHEN",
+        help="the picture's axis starts here (default: two years ago, plus the current values)",
+    )
+    p.add_argument(
+        "--history",
+        action="store_true",
+        help="the picture also shows what is no longer believed, grouped below",
+    )
+    p.add_argument(
+        "--bitemporal",
+        action="store_true",
+        help="one key (give P): valid time across, recorded time up, each row a rectangle",
+    )
 
     p = verb(
         "history",
