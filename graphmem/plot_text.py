@@ -69,7 +69,9 @@ class Box:
         self.x0, self.y0, self.x1, self.y1 = x0, y0, x1, y1
 
     def overlaps(self, other: Box) -> bool:
-        return self.x0 < other.x1 and other.x0 < self.x1 and self.y0 < other.y1 and other.y0 < self.y1
+        return (
+            self.x0 < other.x1 and other.x0 < self.x1 and self.y0 < other.y1 and other.y0 < self.y1
+        )
 
     def inside(self, other: Box) -> bool:
         return (self.x0 >= other.x0 and self.x1 <= other.x1 and self.y0 >= other.y0

@@ -70,6 +70,7 @@ DPI = 110
 WIDTH_IN, LEFT_IN, RIGHT_IN = 11.0, 1.9, 0.35
 TOP_IN, BOTTOM_IN, LANE_IN = 1.15, 1.2, 0.42
 LABEL_PT, TICK_PT = 8.5, 9
+MAX_LABEL = 40  # characters of a value in a label: a glance, not a paragraph
 PAD_PX, GAP_PX = 4.0, 8.0  # text to bar edge; between one lane's occupied stretches
 
 # How each status is drawn: (fill alpha, hatch, edge colour, line style).
@@ -126,7 +127,8 @@ class Lane:
     predicate: str
     group: str  # "believed" or "history"
     bars: list[PlacedBar] = field(default_factory=list)
-    occupied: list[tuple[float, float]] = field(default_factory=list)  # pixel stretches
+    # pixel stretches taken: (from, to, is a label); bars may touch, labels keep a gap
+    occupied: list[tuple[float, float, bool]] = field(default_factory=list)
     first: bool = False  # the first lane of its predicate in its group: labelled
 
 
@@ -186,15 +188,23 @@ def _window(
 
 
 def _label_for(bar: PlacedBar, lo: datetime) -> str:
+    value = bar.value if len(bar.value) <= MAX_LABEL else bar.value[: MAX_LABEL - 1].rstrip() + "…"
     if bar.capped:
-        return f"{bar.value} · {bar.status} {format_instant(bar.row.expired_at)[:10]}"
+        return f"{value} · {bar.status} {format_instant(bar.row.expired_at)[:10]}"
     if bar.arrow_left and not is_infinite(bar.row.valid_from) and bar.row.valid_from < lo:
-        return f"{bar.value} (since {format_instant(bar.row.valid_from)[:10]})"
-    return bar.value
+        return f"{value} (since {format_instant(bar.row.valid_from)[:10]})"
+    return value
 
 
-def _free(lane: Lane, x0: float, x1: float) -> bool:
-    return all(x1 + GAP_PX <= a or b + GAP_PX <= x0 for a, b in lane.occupied)
+def _free(lane: Lane, spans: list[tuple[float, float, bool]]) -> bool:
+    """Whether the stretches (a bar's, its label's) are clear of what the lane holds:
+    a bar may end where the next begins (a change of value); a label keeps a gap."""
+    return all(
+        x1 + gap <= a or b + gap <= x0
+        for x0, x1, label in spans
+        for a, b, other in lane.occupied
+        for gap in [GAP_PX if label or other else 0.0]
+    )
 
 
 def _place(lanes: list[Lane], bar: PlacedBar, group: str, plan_px, axes_px: float) -> None:
@@ -217,22 +227,29 @@ def _place(lanes: list[Lane], bar: PlacedBar, group: str, plan_px, axes_px: floa
              x0 - PAD_PX - width >= 0),
         ]  # fmt: skip
 
+    def spans(where: str, lx0: float, lx1: float) -> list[tuple[float, float, bool]]:
+        return [(x0, x1, False)] + ([(lx0, lx1, True)] if where in ("right", "left") else [])
+
     def put(lane: Lane, where: str, a: float, b: float, lx0: float, lx1: float) -> None:
         bar.where, bar.label_x0, bar.label_x1 = where, lx0, lx1
-        lane.occupied.append((a, b))
+        lane.occupied.extend(spans(where, lx0, lx1))
         lane.bars.append(bar)
 
     width = text_size(text, LABEL_PT, dpi=DPI)[0]
     for lane in lanes:
         for where, a, b, lx0, lx1, ok in options(width):
-            if ok and _free(lane, a, b):
+            if ok and _free(lane, spans(where, lx0, lx1)):
                 return put(lane, where, a, b, lx0, lx1)
     lane = Lane(bar.predicate, group)
     lanes.append(lane)
     for where, a, b, lx0, lx1, ok in options(width):
         if ok:
             return put(lane, where, a, b, lx0, lx1)
-    rooms = {"inside": x1 - x0 - inset - PAD_PX, "right": axes_px - x1 - PAD_PX, "left": x0 - PAD_PX}
+    rooms = {
+        "inside": x1 - x0 - inset - PAD_PX,
+        "right": axes_px - x1 - PAD_PX,
+        "left": x0 - PAD_PX,
+    }
     where = max(rooms, key=lambda k: rooms[k])
     bar.label = fit(text, LABEL_PT, rooms[where], dpi=DPI) if rooms[where] > 0 else None
     if bar.label is None:
@@ -365,7 +382,7 @@ def render_figure(
                         fontsize=LABEL_PT, color="#111111" if not expired else "#444444",
                         parse_math=False, gid="bar-label")  # fmt: skip
     ax.set_yticks(range(len(lanes)), y_labels, fontsize=TICK_PT)
-    ax.tick_params(axis="y", length=0)
+    ax.tick_params(axis="y", length=0, pad=9)  # clear of the arrows at the left edge
     for tick in ax.get_yticklabels():
         tick.set_parse_math(False)
     ax.set_ylim(len(lanes) - 0.5, -0.5)  # first lane on top
@@ -407,7 +424,9 @@ def render_figure(
         notes.append(f"{plan.before_window} value(s) that ended before "
                      f"{format_instant(plan.lo)[:10]} not shown (--since widens)")  # fmt: skip
     if plan.hidden_history:
-        notes.append(f"{plan.hidden_history} row(s) no longer believed hidden (--history shows them)")
+        notes.append(
+            f"{plan.hidden_history} row(s) no longer believed hidden (--history shows them)"
+        )
     if history_at is not None:
         notes.append("no longer believed: drawn until the belief was given up (|)")
     if notes:
