@@ -209,3 +209,50 @@ def test_the_view_draws_the_graph_through_both_times(view_url: str) -> None:
     assert off_machine == []  # nothing fetched from the network
     for name in ("view-now", "view-valid-2023", "view-known-2024-04", "view-entity-alice"):
         assert (ARTIFACTS / f"{name}.png").stat().st_size > 10_000
+
+
+def test_the_page_ships_everything_it_needs() -> None:
+    """No CDN, no web font: every file the page loads is in the package, named in its
+    package data, and nothing in it points off this machine."""
+    import tomllib
+
+    static = REPO / "graphmem" / "view" / "static"
+    names = {p.name for p in static.iterdir()}
+    assert {"index.html", "view.js", "view.css"} <= names
+    page = (static / "index.html").read_text(encoding="utf-8")
+    assert 'src="view.js"' in page and 'href="view.css"' in page
+    for path in static.iterdir():
+        text = path.read_text(encoding="utf-8").replace("http://www.w3.org/2000/svg", "")
+        assert "http://" not in text and "https://" not in text and "//cdn" not in text, path
+    data = tomllib.loads((REPO / "pyproject.toml").read_text())
+    assert data["tool"]["setuptools"]["package-data"]["graphmem.view"] == ["static/*"]
+
+
+def test_view_uses_the_running_service(store: Path) -> None:
+    """With ``graphmem serve`` running on the store, ``graphmem view`` prints the page of
+    that service and exits."""
+    from graphmem.service.state import read_state
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
+    env.update(PYTHONPATH=str(REPO), HF_HUB_OFFLINE="1")
+    base = [sys.executable, "-m", "graphmem.cli", "--store", str(store), "--no-embed"]
+    serve = subprocess.Popen([*base, "serve"], env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        import time
+
+        deadline = time.monotonic() + 90
+        while read_state(str(store)) is None:
+            assert serve.poll() is None, serve.stderr.read()
+            assert time.monotonic() < deadline, "serve did not start"
+            time.sleep(0.1)
+        info = read_state(str(store))
+        done = subprocess.run([*base, "--scope", SCOPE, "view", "--entity", "Alice"], env=env,
+                              capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == (
+            f"{info.url}/view/#token={info.token}&scope={SCOPE}&entity=Alice"
+        )
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        serve.wait(timeout=20)
