@@ -358,6 +358,10 @@ async function openScope(scope) {
   select.replaceChildren(...scopes.map((s) => html("option", { value: s }, null, s)));
   select.value = scope;
   await refresh();
+  if (!state.overview.links.length) {
+    const others = state.overview.scopes.filter((s) => s !== scope);
+    say(`scope "${scope}" holds no facts` + (others.length ? `; scopes here: ${others.join(", ")}` : ""));
+  }
 }
 
 function readFragment() {
