@@ -91,7 +91,7 @@ function layout(links, extraIds) {
     x: W / 2 + (W / 3) * Math.cos((2 * Math.PI * i) / Math.max(n, 1)),
     y: H / 2 + (H / 3) * Math.sin((2 * Math.PI * i) / Math.max(n, 1)),
   }]));
-  const k = Math.sqrt((W * H) / Math.max(n, 1)) * 0.75;
+  const k = Math.sqrt((W * H) / Math.max(n, 1)) * 0.9;
   let temperature = W / 8;
   for (let step = 0; step < 300; step++) {
     const move = new Map(ids.map((id) => [id, { x: 0, y: 0 }]));
@@ -149,6 +149,10 @@ function drawGraph(graph) {
   const edgesLayer = el("g", { class: "edges" }, svg);
   const nodesLayer = el("g", { class: "nodes" }, svg);
   const captions = [];
+  const nodeBoxes = graph.nodes.map((n) => {
+    const p = state.positions.get(n.id);
+    return { x0: p.x - 16, x1: p.x + 20 + textWidth(ellipsis(n.label, 32), 13), y0: p.y - 16, y1: p.y + 16 };
+  });
   // parallel edges of one pair bend apart
   const seen = new Map();
   for (const edge of graph.edges) {
@@ -168,12 +172,23 @@ function drawGraph(graph) {
     const text = `${edge.predicate} ${edge.target_label !== edge.object ? edge.object + " " : ""}· ${edge.interval}` +
       (edge.believed ? "" : ` · ${edge.status}`);
     const width = textWidth(text, 11);
-    let cx = (a.x + 2 * mx + b.x) / 4, cy = (a.y + 2 * my + b.y) / 4 - 4;
-    let box = { x0: cx - width / 2, x1: cx + width / 2, y0: cy - 11, y1: cy + 3 };
-    for (let tries = 0; tries < 8 && captions.some((c) => boxesOverlap(c, box)); tries++) {
-      cy += 14 * (tries % 2 ? -(tries + 1) : tries + 1);
-      box = { x0: cx - width / 2, x1: cx + width / 2, y0: cy - 11, y1: cy + 3 };
+    // the caption goes where it covers no other caption and no node: along its edge
+    // (points of the curve), a little above or below it
+    const at = (t) => ({ x: (1 - t) * (1 - t) * a.x + 2 * t * (1 - t) * mx + t * t * end.x,
+                         y: (1 - t) * (1 - t) * a.y + 2 * t * (1 - t) * my + t * t * end.y });
+    const boxAt = (p) => ({ x0: p.x - width / 2, x1: p.x + width / 2, y0: p.y - 11, y1: p.y + 3 });
+    let cx = 0, cy = 0, box = null;
+    search: for (const t of [0.55, 0.42, 0.68, 0.32, 0.78]) {
+      for (const dy of [-4, -16, 10]) {
+        const p = at(t);
+        const candidate = boxAt({ x: p.x, y: p.y + dy });
+        if (![...captions, ...nodeBoxes].some((c) => boxesOverlap(c, candidate))) {
+          [cx, cy, box] = [p.x, p.y + dy, candidate];
+          break search;
+        }
+      }
     }
+    if (!box) { const p = at(0.55); [cx, cy, box] = [p.x, p.y - 4, boxAt({ x: p.x, y: p.y - 4 })]; }
     captions.push(box);
     el("text", { class: "caption", x: cx, y: cy, "text-anchor": "middle" }, g, text);
   }
