@@ -140,11 +140,12 @@ def graph(
     pairs += [(row, status) for key, (row, status) in gone.items() if key not in held]
     edges = [_edge(row, status) for row, status in pairs]
     names = {e.id: e.name for e in entities}
+    literal = {p.name for p in memory.predicates() if p.object_kind == "literal"}
     nodes: dict[str, dict[str, Any]] = {}
     for row, _ in pairs:
         nodes.setdefault(row.subject_id, {"id": row.subject_id, "label": row.subject,
                                           "kind": "entity"})  # fmt: skip
-        kind = "entity" if row.object_id is not None else "value"
+        kind = "value" if row.object_id is None or row.predicate in literal else "entity"
         label = names.get(row.object_id or "", row.object)
         nodes.setdefault(_node_id(row), {"id": _node_id(row), "label": label, "kind": kind})
     for node in nodes.values():  # a node only a given-up fact reaches is drawn faded
