@@ -101,7 +101,7 @@ def _serve(ctx: Ctx, args: argparse.Namespace, ready: Any, *, warm: bool) -> int
     running = _any_service(ctx.store)
     if running is not None:
         raise GraphmemError(f"a service already serves {ctx.store} at {running} (stop it first)")
-    memory = ctx.memory()
+    memory = ctx.memory(must_exist=not warm)  # a page of a store that is not there: say so
     if warm:
         warm_up(memory)  # the model loads now, not on the first question
     serve(memory, store=ctx.store, host=args.host, port=args.port, token=token, ready=ready)
