@@ -130,7 +130,46 @@ function layout(links, extraIds) {
     p.x = n === 1 ? W / 2 : 120 + (p.x - x0) * sx;
     p.y = n === 1 ? H / 2 : 50 + (p.y - y0) * sy;
   }
+  untangle(pos, links);
   return pos;
+}
+
+// After the force layout: move nodes off edges they are not on, and apart from each
+// other, so an edge never seems to pass through a node it does not join.
+function untangle(pos, links) {
+  const ids = [...pos.keys()];
+  for (let round = 0; round < 60; round++) {
+    let moved = false;
+    for (const id of ids) {
+      const p = pos.get(id);
+      for (const [s, t] of links) {
+        if (s === id || t === id || s === t) continue;
+        const a = pos.get(s), b = pos.get(t);
+        const dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy || 1;
+        const u = Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2));
+        const qx = a.x + u * dx, qy = a.y + u * dy;
+        const d = Math.hypot(p.x - qx, p.y - qy);
+        if (d < 34 && u > 0 && u < 1) {
+          const nx = d > 0.01 ? (p.x - qx) / d : -dy / Math.sqrt(len2), ny = d > 0.01 ? (p.y - qy) / d : dx / Math.sqrt(len2);
+          p.x += nx * (34 - d) * 0.6; p.y += ny * (34 - d) * 0.6;
+          moved = true;
+        }
+      }
+      for (const other of ids) {
+        if (other === id) continue;
+        const q = pos.get(other);
+        const d = Math.hypot(p.x - q.x, p.y - q.y);
+        if (d < 44) {
+          const nx = d > 0.01 ? (p.x - q.x) / d : 1, ny = d > 0.01 ? (p.y - q.y) / d : 0;
+          p.x += nx * (44 - d) / 2; p.y += ny * (44 - d) / 2;
+          moved = true;
+        }
+      }
+      p.x = Math.min(Math.max(p.x, 30), W - 200);
+      p.y = Math.min(Math.max(p.y, 30), H - 30);
+    }
+    if (!moved) break;
+  }
 }
 
 // ---------- the graph ----------
@@ -178,7 +217,7 @@ function drawGraph(graph) {
                          y: (1 - t) * (1 - t) * a.y + 2 * t * (1 - t) * my + t * t * end.y });
     const boxAt = (p) => ({ x0: p.x - width / 2, x1: p.x + width / 2, y0: p.y - 11, y1: p.y + 3 });
     let cx = 0, cy = 0, box = null;
-    search: for (const t of [0.55, 0.42, 0.68, 0.32, 0.78]) {
+    search: for (const t of [0.66, 0.54, 0.78, 0.42, 0.3]) {  // outward first: more room there
       for (const dy of [-4, -16, 10]) {
         const p = at(t);
         const candidate = boxAt({ x: p.x, y: p.y + dy });
