@@ -110,6 +110,10 @@ def test_the_view_draws_the_graph_through_both_times(view_url: str) -> None:
     from browser_driver import CHROMIUM_ARGS, find_chromium
     from playwright.sync_api import sync_playwright
 
+    try:
+        find_chromium()
+    except FileNotFoundError as exc:
+        pytest.fail(f"Chromium is needed for the view test: {exc}")
     ARTIFACTS.mkdir(exist_ok=True)
     off_machine: list[str] = []
     with sync_playwright() as pw:
