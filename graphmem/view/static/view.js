@@ -203,6 +203,20 @@ function drawGraph(graph) {
       "data-subject": edge.subject, "data-object": edge.object, "data-status": edge.status }, edgesLayer);
     el("title", {}, g, `${edge.subject} ${edge.predicate} ${edge.object}\nvalid ${edge.interval}\n` +
       `recorded ${day(edge.recorded_at)} → ${edge.expired_at ? day(edge.expired_at) : "…"}\n${edge.status}`);
+    if (edge.source === edge.target) { // a fact about itself (its name): a small loop
+      el("path", { d: `M ${a.x + 8} ${a.y - 12} C ${a.x + 40} ${a.y - 70}, ${a.x + 80} ${a.y - 30}, ${a.x + 15} ${a.y - 4}`,
+        "marker-end": "url(#arrow)" }, g);
+      const text = `${edge.predicate} · ${edge.interval}` + (edge.believed ? "" : ` · ${edge.status}`);
+      const width = textWidth(text, 11);
+      let cy = a.y - 56, box = { x0: a.x + 50, x1: a.x + 50 + width, y0: cy - 11, y1: cy + 3 };
+      for (let tries = 0; tries < 6 && captions.some((c) => boxesOverlap(c, box)); tries++) {
+        cy -= 14;
+        box = { x0: a.x + 50, x1: a.x + 50 + width, y0: cy - 11, y1: cy + 3 };
+      }
+      captions.push(box);
+      el("text", { class: "caption", x: a.x + 50, y: cy }, g, text);
+      continue;
+    }
     const dx = b.x - a.x, dy = b.y - a.y, d = Math.max(Math.hypot(dx, dy), 1);
     const bend = index === 0 ? 0 : (index % 2 ? 1 : -1) * 40 * Math.ceil(index / 2);
     const mx = (a.x + b.x) / 2 - (dy / d) * bend, my = (a.y + b.y) / 2 + (dx / d) * bend;
