@@ -136,7 +136,10 @@ def graph(
                 if status in EXPIRED:  # the latest belief given up wins for its value
                     gone[(row.subject_id, row.predicate, row.object)] = (row, status)
     held = {(r.subject_id, r.predicate, r.object) for r in believed}
-    pairs = [(row, statuses.get(row.id, "current")) for row in believed]
+    t_now = now()
+    # a believed row's status, where no history was read: true now, or over in the world
+    pairs = [(row, statuses.get(row.id) or ("current" if row.valid_to > t_now else "ended"))
+             for row in believed]  # fmt: skip
     pairs += [(row, status) for key, (row, status) in gone.items() if key not in held]
     edges = [_edge(row, status) for row, status in pairs]
     names = {e.id: e.name for e in entities}
