@@ -55,7 +55,13 @@ def test_png_is_drawn_and_not_blank(memory, tmp_path):
 def test_statuses_are_distinguishable(memory, tmp_path):
     statuses = {status for _, status in memory.history("Sam")}
     assert {"current", "ended", "superseded", "corrected", "retracted"} <= statuses
-    page = plot_timeline(memory, "Sam", tmp_path / "timeline.html").read_text()
+    page = plot_timeline(
+        memory,
+        "Sam",
+        tmp_path / "timeline.html",
+        history=True,
+        since=datetime(2018, 1, 1, tzinfo=UTC),
+    ).read_text()
     assert page.startswith("<!DOCTYPE html>") and "<svg" in page
     assert "http://" not in page.split("<svg", 1)[0]  # self-contained: nothing fetched
     for label in (

@@ -8,6 +8,7 @@
     graphmem export --format graphml --output graph.graphml
     graphmem serve &                                # keep store and model loaded: the
     graphmem ask "where do I live now?"             # read verbs then answer through it
+    graphmem view --scope alice                     # a page: the graph through time
 
 Common options (before or after the verb): ``--store PATH|URI`` (env
 ``GRAPHMEM_STORE``, default ``./graphmem.db``; a ``neo4j://``/``bolt://`` URI opens

@@ -20,7 +20,7 @@ from graphmem.cli.reads import (
     cmd_stats,
     cmd_timeline,
 )
-from graphmem.cli.service import cmd_mcp, cmd_serve
+from graphmem.cli.service import cmd_mcp, cmd_serve, cmd_view
 from graphmem.cli.transfer import cmd_export, cmd_formats, cmd_import, cmd_push
 from graphmem.cli.writes import (
     cmd_alias,
@@ -168,6 +168,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--output", "-o", metavar="FILE", help="draw it: .png, .svg, .pdf or .html (self-contained)"
     )
+    p.add_argument(
+        "--since",
+        metavar="WHEN",
+        help="the picture's axis starts here (default: two years ago, plus the current values)",
+    )
+    p.add_argument(
+        "--history",
+        action="store_true",
+        help="the picture also shows what is no longer believed, grouped below",
+    )
+    p.add_argument(
+        "--bitemporal",
+        action="store_true",
+        help="one key (give P): valid time across, recorded time up, each row a rectangle",
+    )
 
     p = verb(
         "history",
@@ -291,6 +306,18 @@ def build_parser() -> argparse.ArgumentParser:
         "The address and token go in STORE.serve.json (mode 0600) while it runs; ask, "
         "search, facts, timeline, history, changes, stats, entities and load on the same "
         "store then go through it (--no-service: not). API docs at http://HOST:PORT/docs."
+    )
+
+    p = verb("view", cmd_view, "a page that draws the scope's graph through time (in a browser)")
+    p.add_argument("--entity", metavar="NAME", help="open with this entity's timeline shown")
+    p.add_argument("--open", action="store_true", help="open the page in a web browser")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (as serve)")
+    p.add_argument("--port", type=int, default=0, help="port (default 0: a free one)")
+    p.add_argument("--token", help="bearer token (as serve; default: a random one)")
+    p.epilog = (
+        "Prints the page's address, with the token in its #fragment: on the service of the "
+        "store when one runs, else it serves the store here (as serve) until Ctrl-C. "
+        "Sliders move valid time ('true as of') and transaction time ('as known at')."
     )
 
     p = verb("mcp", cmd_mcp, "serve the memory tools over MCP (stdio)")

@@ -134,24 +134,42 @@ def cmd_facts(ctx: Ctx, args: argparse.Namespace) -> int:
 def cmd_timeline(ctx: Ctx, args: argparse.Namespace) -> int:
     as_of = ctx.when(args.as_of, "--as-of")
     known_at = ctx.when(args.known_at, "--known-at")
+    since = ctx.when(getattr(args, "since", None), "--since")
+    if getattr(args, "bitemporal", False) and args.predicate is None:
+        raise UsageError(
+            "graphmem timeline: error: --bitemporal draws one key: give the predicate too "
+            "(graphmem timeline SUBJECT PREDICATE --bitemporal)"
+        )
     memory = ctx.memory(must_exist=True)
     if args.predicate is not None:
         memory.registry.get(args.predicate)
+    if getattr(args, "bitemporal", False) and not args.output:
+        ctx.err.print("every row of the key with its four times; --output FILE draws them "
+                      "(valid time across, recorded time up)", soft_wrap=True)  # fmt: skip
+        return cmd_history(ctx, args)
     if args.output:
         from graphmem.timeline_plot import plot_timeline
 
         if ctx.scope not in memory.scopes():  # no picture of nothing: name the scopes there are
             return _unknown_scope(ctx, memory, named=True)
 
-        path = plot_timeline(
-            memory,
-            args.subject,
-            args.output,
-            predicate=args.predicate,
-            scope=ctx.scope,
-            as_of=as_of,
-            known_at=known_at,
-        )
+        if args.bitemporal:
+            from graphmem.bitemporal_plot import plot_bitemporal
+
+            path = plot_bitemporal(memory, args.subject, args.predicate, args.output,
+                                   scope=ctx.scope)  # fmt: skip
+        else:
+            path = plot_timeline(
+                memory,
+                args.subject,
+                args.output,
+                predicate=args.predicate,
+                scope=ctx.scope,
+                as_of=as_of,
+                known_at=known_at,
+                since=since,
+                history=args.history,
+            )
         if ctx.json:
             ctx.emit({"output": str(path)})
         else:

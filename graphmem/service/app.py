@@ -249,6 +249,9 @@ def create_app(memory: Memory, *, token: str, store: str | None = None) -> FastA
     def predicates() -> list[dict[str, Any]]:
         return [asdict(p) for p in call("predicates")]
 
+    from graphmem.view.routes import add_view  # the page of graphmem view, and its data
+
+    add_view(app, memory, lock)
     return app
 
 
