@@ -198,6 +198,21 @@ def test_a_word_like_system_inside_chat_is_just_a_word():
             "python still my fav language no contest",
             ("assert", "Maya", "favourite_language", "python", "2025-03-12"),
         ),
+        # a diet without "I am", and one that is over
+        (
+            "veggie since 2017 and my dad still asks if chicken counts",
+            ("supersede", "Maya", "diet", "vegetarian", "2017-01-01"),
+        ),
+        ("keto is over for me, wedding season", ("retract", "Maya", "diet", "keto", "2025-03-12")),
+        # the phone in passing, a break-up said as a pair
+        (
+            "sorry for typos, my iPhone 11 screen is cracked",
+            ("assert", "Maya", "phone", "iPhone 11", "2025-03-12"),
+        ),
+        (
+            "Callum and I have called it a day",
+            ("retract", "Maya", "partner", "Callum", "2025-03-12"),
+        ),
     ],
 )
 def test_chat_shapes_beyond_full_sentences(text, expected):
@@ -211,8 +226,10 @@ def test_chat_shapes_beyond_full_sentences(text, expected):
         "still in bed lol",  # a place is needed after "still in"
         "I signed up for a Wednesday night wheel class",  # not an activity by name
         "Bob, my brother, thinks I moved to Leeds",  # a report that opens the clause frames it
+        "dropped my Galaxy S23 in the river, phoneless now",  # a phone they no longer have
+        "Lisa and I are done with the report",  # done with a task, not with a partner
     ],
 )
 def test_shapes_that_state_no_such_fact(text):
     predicates = {f[2] for f in _facts(text)}
-    assert not predicates & {"lives_in", "hobby", "works_at"}
+    assert not predicates & {"lives_in", "hobby", "works_at", "phone", "partner"}

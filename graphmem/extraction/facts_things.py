@@ -225,6 +225,16 @@ PHONE_IS = pattern(
     rf"(?i:my)\s+(?:(?i:new|current)\s+)?(?i:phone|mobile|handset|cell)(?:['’]s|\s+is"
     rf"|\s+is\s+now|\s+these\s+days\s+is)\s+(?i:a|an|the)?\s*{DEVICE}"
 )
+# A phone named in passing: "my iPhone 11 screen is cracked", "on my Pixel 8 rn". Not an
+# old, previous or someone else's one.
+PHONE_MINE = pattern(
+    rf"(?<![\w'’])(?i:my)\s+(?!(?i:old|previous|former|last|first|ex|spare|work|backup|new)\b)"
+    rf"(?:(?i:trusty|current|beloved|battered|poor|cracked|ancient|little)\s+)?{DEVICE}"
+)
+_PHONE_GONE = re.compile(
+    r"(?i)\b(?:dropped|lost|stolen|nicked|smashed|sold|died|dead|broke|from|replaced|retired|"
+    r"gone|drawer|traded|swapped|instead\s+of|used\s+to)\b"
+)
 PHONE_HAVE = pattern(
     rf"<SUBJ><AUX>\s+(?i:have|has|use|uses|using|rocking|on)\s+(?:(?i:a|an|the|my)\s+)?(?:(?i:new)\s+)?{DEVICE}"
 )
@@ -243,6 +253,8 @@ def device_name(text: str) -> str:
 def phone(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     """The speaker's phone: a new one is a change, "my phone is" a state."""
     device = device_name(m.group("dev"))
+    if m.re is PHONE_MINE and _PHONE_GONE.search(c.s):
+        return None  # "dropped my Galaxy S23 in the Spree": one they no longer have
     changed = "v" in m.re.groupindex and m.group("v") is not None
     who = m.group("who") if "who" in m.re.groupindex else None
     aspect = "change" if changed else "state"
