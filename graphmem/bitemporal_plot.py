@@ -35,6 +35,7 @@ from graphmem.errors import GraphmemError
 from graphmem.model import DEFAULT_SCOPE, Fact
 from graphmem.plot_text import Box, fit, text_size
 from graphmem.time.instant import format_instant, is_infinite, now
+from graphmem.time.interval import clip
 from graphmem.timeline_plot import STYLE, check_format, figure_svg, page
 
 if TYPE_CHECKING:
@@ -113,9 +114,11 @@ def plan_bitemporal(
 
     rects = []
     for row, status in sorted(rows, key=lambda p: (p[0].recorded_at, p[0].valid_from)):
-        rect = Rect(row.object, status, row, max(row.valid_from, vlo), min(row.valid_to, vhi),
-                    row.recorded_at, min(row.expired_at, rhi), open_left=row.valid_from < vlo,
-                    open_right=row.valid_to > vhi, open_top=row.expired_at > rhi)  # fmt: skip
+        valid = clip(row.valid_from, row.valid_to, vlo, vhi)
+        belief = clip(row.recorded_at, row.expired_at, rlo, rhi)
+        rect = Rect(row.object, status, row, valid.start, valid.end, row.recorded_at, belief.end,
+                    open_left=valid.cut_start, open_right=valid.cut_end,
+                    open_top=belief.cut_end)  # fmt: skip
         x0, x1 = px(rect.x0), max(px(rect.x1), px(rect.x0) + 2)
         y0, y1 = py(rect.y0), max(py(rect.y1), py(rect.y0) + 2)
         rect.box = Box(x0, y0, x1, y1)

@@ -47,7 +47,8 @@ from typing import TYPE_CHECKING
 from graphmem.errors import GraphmemError
 from graphmem.model import DEFAULT_SCOPE, Fact
 from graphmem.plot_text import fit, text_size
-from graphmem.time.instant import format_instant, is_infinite, now
+from graphmem.time.instant import NEG_INF, POS_INF, format_instant, is_infinite, now
+from graphmem.time.interval import clip, touches
 
 if TYPE_CHECKING:
     from graphmem.memory import Memory
@@ -160,7 +161,7 @@ def _coalesce(rows: Sequence[tuple[Fact, str]]) -> list[tuple[Fact, str, datetim
     for row, status in sorted(rows, key=lambda p: (p[0].predicate, p[0].object, p[0].valid_from)):
         last = merged[-1] if merged else None
         if (last is not None and (last[0].predicate, last[0].object) == (row.predicate, row.object)
-                and row.valid_from <= last[3]):  # fmt: skip
+                and touches(row.valid_from, row.valid_to, last[2], last[3])):  # fmt: skip
             best = "current" if "current" in (last[1], status) else last[1]
             merged[-1] = (last[0], best, last[2], max(last[3], row.valid_to))
         else:
@@ -191,7 +192,11 @@ def _label_for(bar: PlacedBar, lo: datetime) -> str:
     value = bar.value if len(bar.value) <= MAX_LABEL else bar.value[: MAX_LABEL - 1].rstrip() + "…"
     if bar.capped:
         return f"{value} · {bar.status} {format_instant(bar.row.expired_at)[:10]}"
-    if bar.arrow_left and not is_infinite(bar.row.valid_from) and bar.row.valid_from < lo:
+    if (
+        bar.arrow_left
+        and not is_infinite(bar.row.valid_from)
+        and clip(bar.row.valid_from, bar.row.valid_to, lo, POS_INF).cut_start
+    ):
         return f"{value} (since {format_instant(bar.row.valid_from)[:10]})"
     return value
 
@@ -298,13 +303,14 @@ def plan_timeline(
     if history:
         groups.append(("history", []))
         for row, status in given_up:
-            end = min(row.valid_to, row.expired_at)  # a belief drawn up to its giving up
-            if end <= lo or row.valid_from >= hi:
+            # a belief drawn up to its giving up, capped where that came first
+            capped = clip(row.valid_from, row.valid_to, NEG_INF, row.expired_at).cut_end
+            cut = clip(row.valid_from, min(row.valid_to, row.expired_at), lo, hi)
+            if not cut.visible:
                 continue
-            groups[1][1].append(PlacedBar(row.predicate, row.object, status,
-                                          max(row.valid_from, lo), min(end, hi), row,
-                                          arrow_left=row.valid_from < lo,
-                                          capped=end == row.expired_at))  # fmt: skip
+            groups[1][1].append(PlacedBar(row.predicate, row.object, status, cut.start, cut.end,
+                                          row, arrow_left=cut.cut_start,
+                                          capped=capped))  # fmt: skip
     for group, bars in groups:
         for predicate in predicates:
             mine = sorted((b for b in bars if b.predicate == predicate),

@@ -18,6 +18,38 @@ from graphmem.errors import EmptyIntervalError
 from graphmem.time.instant import NEG_INF, POS_INF, format_instant
 
 
+@dataclass(frozen=True, slots=True)
+class Clipped:
+    """A stretch cut to a window, for drawing: its ends inside the window and which ends
+    were cut (an arrow on a picture).
+
+    >>> from graphmem.time.instant import to_instant
+    >>> c = clip(NEG_INF, to_instant("2024-06-01"), to_instant("2024-01-01"), to_instant("2025-01-01"))
+    >>> format_instant(c.start)[:10], c.cut_start, c.cut_end
+    ('2024-01-01', True, False)
+    """
+
+    start: datetime
+    end: datetime
+    cut_start: bool
+    cut_end: bool
+
+    @property
+    def visible(self) -> bool:
+        """Whether anything of the stretch lies in the window."""
+        return self.start < self.end
+
+
+def clip(start: datetime, end: datetime, lo: datetime, hi: datetime) -> Clipped:
+    """``[start, end)`` cut to the window ``[lo, hi]``."""
+    return Clipped(max(start, lo), min(end, hi), start < lo, end > hi)
+
+
+def touches(start: datetime, end: datetime, other_start: datetime, other_end: datetime) -> bool:
+    """Whether two stretches overlap or meet end to start (one bar when drawn)."""
+    return start <= other_end and other_start <= end
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Interval:
     """A non-empty half-open interval of aware UTC instants; open ends are the sentinels."""

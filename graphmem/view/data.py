@@ -26,7 +26,8 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from graphmem.model import Fact
-from graphmem.time.instant import format_instant, is_infinite, now
+from graphmem.time.instant import NEG_INF, format_instant, is_infinite, now
+from graphmem.time.interval import clip
 
 if TYPE_CHECKING:
     from graphmem.memory import Memory
@@ -138,7 +139,7 @@ def graph(
     held = {(r.subject_id, r.predicate, r.object) for r in believed}
     t_now = now()
     # a believed row's status, where no history was read: true now, or over in the world
-    pairs = [(row, statuses.get(row.id) or ("current" if row.valid_to > t_now else "ended"))
+    pairs = [(row, statuses.get(row.id) or ("current" if _still_valid(row, t_now) else "ended"))
              for row in believed]  # fmt: skip
     pairs += [(row, status) for key, (row, status) in gone.items() if key not in held]
     edges = [_edge(row, status) for row, status in pairs]
@@ -220,3 +221,8 @@ def entity(memory: Memory, name: str, *, scope: str, known_at: When = None) -> d
         ],
         "keys": keys,
     }
+
+
+def _still_valid(row: Fact, t: datetime) -> bool:
+    """Whether the row's valid interval runs past ``t``."""
+    return clip(row.valid_from, row.valid_to, NEG_INF, t).cut_end
