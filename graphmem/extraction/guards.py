@@ -70,6 +70,9 @@ _IMPERATIVE = re.compile(
 )
 _NEGATION = re.compile(
     r"\b(?i:not|never|no\s+longer|cannot|nobody|nothing|neither|nor|none|no)\b|n['’]t\b"
+    # typed without the apostrophe
+    r"|\b(?i:dont|doesnt|didnt|cant|wont|isnt|arent|wasnt|werent|havent|hasnt|hadnt|couldnt|"
+    r"wouldnt|shouldnt|aint)\b"
 )
 _CEASED = re.compile(r"(?i)\b(?:no\s+longer|anymore|any\s+more|any\s+longer|not\s+\w+\s+now)\b")
 _REPORT_FRAME = re.compile(
@@ -167,6 +170,7 @@ _EMPHATIC_NO = re.compile(
     r"offen[cs]e|shade|debate)|nothing\s+(?:comes\s+close|beats|tops|compares)|"
     r"no\s+one\s+(?:comes\s+close|beats)|not\s+gonna\s+lie|can['’]t\s+lie|"
     r"(?:i\s+)?(?:can|could)n['’]t\s+be\s+happier)\b.*$"
+    r"|\b(?i:can['’]?t|cannot)\s+(?i:wait|believe|stop\s+smiling)\b"
 )
 
 

@@ -47,7 +47,12 @@ _SHORTHAND = frozenset(
     "bday uni telly fella mate mates bestie hun babe bc bf gf hubby wifey fam bro sis ppl "
     "msg msgs txt convo vibe vibes legit cba innit wfh ooh oof yikes yass yay woohoo whatevs "
     "fave faves fav favs veggie vego brekkie arvo selfie emoji wifi dm dms fomo af tmrw tmr "
-    "tonite 2day etc eg ie vs ps pm am hr hrs min mins sec secs km kg lbs yr yrs wk wks mo mos".split()
+    "tonite 2day etc eg ie vs ps pm am hr hrs min mins sec secs km kg lbs yr yrs wk wks mo mos "
+    # contractions typed without the apostrophe
+    "dont doesnt didnt cant wont isnt arent wasnt werent havent hasnt hadnt couldnt wouldnt "
+    "shouldnt mustnt aint weve youve theyve youre theyre shes hes thats whats wheres theres "
+    "heres whos hows lets id youd theyd itll thatll wouldve couldve shouldve mightve "
+    "ya'll yall gotcha ive im".split()
 )
 
 
