@@ -186,6 +186,12 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
         edge = v.valid_to if r.edge == "end" else v.valid_from
         if is_infinite(edge):
             return Answer(**base, answer=f"I don't know when ({v.describe()}).", known=False)
+        if r.edge != "end" and not _dated(rows, v):
+            # no time was said: the start on record is only when it was first mentioned
+            said = format_instant(edge)[:10]
+            return Answer(**base, known=False, answer=(
+                f"I don't know exactly when; it was first mentioned on {said} ({v.describe()})."
+            ))  # fmt: skip
         text = f"{format_instant(edge)[:10]} ({v.describe()})"
         return Answer(**base, answer=text, known=True, values=[v], at=edge)
     text = ", then ".join(v.describe() for v in values)
@@ -211,6 +217,14 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
             f'"{_neutral(stale.text)}", which {change}.'
         ))  # fmt: skip
     return Answer(**base, answer=text, known=True, values=values)
+
+
+def _dated(rows: list[Fact], value: AnswerValue) -> bool:
+    """Whether the start of ``value`` was read from a time the text stated (or given in
+    structured data), not assumed from the turn's timestamp."""
+    first = next((f for f in rows if f.fact_id == value.fact_ids[0]), None)
+    p = first.provenance if first is not None else None
+    return p is None or p.extractor == "given" or p.time_expression is not None
 
 
 def _values(rows: list[Fact]) -> list[AnswerValue]:

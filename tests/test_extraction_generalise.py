@@ -233,3 +233,15 @@ def test_chat_shapes_beyond_full_sentences(text, expected):
 def test_shapes_that_state_no_such_fact(text):
     predicates = {f[2] for f in _facts(text)}
     assert not predicates & {"lives_in", "hobby", "works_at", "phone", "partner"}
+
+
+def test_when_answers_only_a_start_the_chat_dated(tmp_path):
+    log = _log(tmp_path, ("2024-03-10T10:00:00Z", "Maya", "I moved to Leeds on 1 March."),
+               ("2024-06-10T10:00:00Z", "Maya", "My employer is Acme."))  # fmt: skip
+    with Memory.open(tmp_path / "m.db", embedder=None) as mem:
+        mem.load(log, scope="s")
+        moved = mem.ask("when did I move to Leeds?", speaker="Maya", scope="s")
+        assert moved.known and moved.at.date().isoformat() == "2024-03-01"
+        # no time was said: the turn's date is when it was mentioned, not when it began
+        joined = mem.ask("when did I start at Acme?", speaker="Maya", scope="s")
+        assert not joined.known and "first mentioned on 2024-06-10" in joined.answer
