@@ -171,7 +171,9 @@ class Hnswlib:
         self.index.init_index(max_elements=n, ef_construction=vi.HNSW_EF_CONSTRUCTION, M=vi.HNSW_M)
         self.index.set_num_threads(2)
         for start in range(0, n, 100_000):
-            self.index.add_items(vectors[start : start + 100_000], np.arange(start, min(n, start + 100_000)))
+            self.index.add_items(
+                vectors[start : start + 100_000], np.arange(start, min(n, start + 100_000))
+            )
         self.index.set_num_threads(1)
         self.path = path
 
@@ -299,7 +301,9 @@ class SqliteVec:
         if self.share != share:  # the metadata column holds the current mask
             self.db.execute("BEGIN")
             self.db.execute("UPDATE v SET allow=0")
-            self.db.executemany("UPDATE v SET allow=1 WHERE rowid=?", [(int(p),) for p in positions])
+            self.db.executemany(
+                "UPDATE v SET allow=1 WHERE rowid=?", [(int(p),) for p in positions]
+            )
             self.db.execute("COMMIT")
             self.share = share
         found = self.db.execute(
