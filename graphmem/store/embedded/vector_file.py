@@ -51,9 +51,12 @@ class VectorFile:
             with open(name, "ab") as fh:  # create, then extend with zeros (sparse)
                 if fh.tell() < capacity * width:
                     fh.truncate(capacity * width)
-        self.vectors = np.memmap(self.path + ".f32", dtype=np.float32, mode="r+",
-                                 shape=(capacity, self.dims))  # fmt: skip
-        self.has = np.memmap(self.path + ".has", dtype=bool, mode="r+", shape=(capacity,))
+        self._maps = (
+            np.memmap(self.path + ".f32", dtype=np.float32, mode="r+", shape=(capacity, self.dims)),
+            np.memmap(self.path + ".has", dtype=bool, mode="r+", shape=(capacity,)),
+        )
+        # Plain array views of the maps: np.memmap's own indexing is ~50x slower per item.
+        self.vectors, self.has = (m.view(np.ndarray) for m in self._maps)
 
     @property
     def capacity(self) -> int:
@@ -95,8 +98,8 @@ class VectorFile:
     def flush(self) -> None:
         """Write mapped pages to the file (before a stamp says they are there)."""
         if self.path is not None:
-            self.vectors.flush()
-            self.has.flush()
+            for mapped in self._maps:
+                mapped.flush()
 
     def delete(self) -> None:
         """Overwrite the files with zeros and remove them (a stale file may hold vectors
