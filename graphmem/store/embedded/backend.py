@@ -313,7 +313,6 @@ class EmbeddedBackend:
         ``vectors`` takes it from SQLite (rows of one text share one embedding)."""
         old = self._rows.get(row.id)
         self._rows[row.id] = row
-        owner = text_owner(row.scope, row.text)
         if old is None:
             self._family[(row.scope, row.subject_id, row.predicate)].add(row.id)
             self._scope_rows[row.scope].add(row.id)
@@ -321,7 +320,8 @@ class EmbeddedBackend:
         # A literal value (no object id, as the model allows) hangs off one shared
         # non-entity node, so every row stays reachable from its subject.
         self.graph.add_edge(row.subject_id, row.object_id or LITERAL, key=row.id)
-        self._queue_vector("facts", position, owner, vectors, fresh=fresh)
+        if not self._has_vector("facts", position):  # (reopened: most are in the files)
+            self._queue_vector("facts", position, text_owner(row.scope, row.text), vectors, fresh)
         self._queue_search(
             "facts", row.id, scope=row.scope, text=row.text, vector=None, position=position,
             valid_from=row.valid_from, valid_to=row.valid_to,
@@ -332,7 +332,8 @@ class EmbeddedBackend:
         self, episode: Episode, vectors: dict[str, np.ndarray], position: int, *, fresh: bool
     ) -> None:
         # An episode is an observation: known from when it was said, about that moment.
-        self._queue_vector("episodes", position, episode.id, vectors, fresh=fresh)
+        if not self._has_vector("episodes", position):
+            self._queue_vector("episodes", position, episode.id, vectors, fresh)
         self._queue_search(
             "episodes", episode.id, scope=episode.scope, text=episode_index_text(episode),
             vector=None, position=position,
@@ -341,11 +342,11 @@ class EmbeddedBackend:
         )  # fmt: skip
 
     def _queue_vector(
-        self, target: str, position: int, owner: str, vectors: dict[str, np.ndarray], *, fresh: bool
+        self, target: str, position: int, owner: str, vectors: dict[str, np.ndarray], fresh: bool
     ) -> None:
+        """Gather the vector of an entry that has none yet (a position's text never
+        changes, so neither does its vector)."""
         vector = vectors.get(owner)
-        if self._has_vector(target, position):
-            return  # a position's text never changes: neither does its vector
         if vector is not None:
             self._unwritten[target][position] = vector
         elif fresh:

@@ -97,11 +97,18 @@ class VectorIndex:
         if count == 0:
             return []
         if count <= EXACT_LIMIT or n < self._hnsw_min_size:
+            if count > n // 2:  # most allowed: one product over all beats gathering rows
+                scores = self._file.vectors[:n] @ query
+                positions = np.flatnonzero(mask)
+                return self._top(positions, scores[positions], k)
             return self._exact(query, k, np.flatnonzero(mask))
         return self._approximate(query, k, mask, count / n)
 
     def _exact(self, query: np.ndarray, k: int, positions: np.ndarray) -> list[tuple[int, float]]:
-        scores = np.take(self._file.vectors, positions, axis=0) @ query
+        return self._top(positions, np.take(self._file.vectors, positions, axis=0) @ query, k)
+
+    @staticmethod
+    def _top(positions: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
         top = min(k, len(positions))
         best = np.argpartition(-scores, top - 1)[:top]
         best = best[np.argsort(-scores[best])]
