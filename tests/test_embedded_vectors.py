@@ -217,3 +217,20 @@ def test_an_erased_position_leaves_no_code_in_the_saved_graph(tmp_path, monkeypa
     assert vectors[7].tobytes() not in (tmp_path / "t.f32").read_bytes()
     reopened = VectorIndex(32, hnsw_min_size=100, path=base)
     assert 7 not in {p for p, _ in reopened.search(vectors[7], 10)}
+
+
+def test_an_erase_by_another_process_is_scrubbed_from_the_owners_vector_files(tmp_path):
+    path = tmp_path / "m.db"
+    owner = Memory.open(path)
+    other = Memory.open(path)
+    owner.remember("Zorblatt", "lives_in", "Quux", scope=S)
+    owner.remember("Bob", "lives_in", "Oslo", scope=S)
+    erased = blob_of(owner, "Zorblatt lives in Quux")
+    assert erased in b"".join(f.read_bytes() for f in vector_files(path))
+
+    other.erase("Zorblatt", scope=S)  # the other process does not own the files
+    assert owner.search("where does Bob live", scope=S).facts[0].text == "Bob lives in Oslo"
+    assert erased not in b"".join(f.read_bytes() for f in vector_files(path))
+    assert file_vector(owner, "Bob lives in Oslo") == blob_of(owner, "Bob lives in Oslo")
+    other.close()
+    owner.close()
