@@ -18,8 +18,8 @@ runs in the store). Methods:
 
 - ``exact``: numpy float32, one matrix product over the allowed rows (the baseline);
 - ``exact-f16``: the same over a float16 copy (half the bytes), in float32 blocks;
-- ``hnswlib``: the store's current index (M=12, ef_construction=64), the mask as a
-  Python filter callback, the beam widened for selective masks as the store does;
+- ``hnswlib``: the store's index before this bench (M=12, ef_construction=64), the
+  mask as a Python filter callback;
 - ``faiss-hnsw``: faiss IndexHNSWFlat (M=32), the mask as a native IDSelectorBitmap;
 - ``faiss-hnsw-sq8`` / ``faiss-hnsw-f16``: the same graph over int8 / float16 codes,
   the top 40 re-scored exactly from the float32 vectors;
@@ -32,7 +32,9 @@ runs in the store). Methods:
   codes built over float32, the mask native, the top 4k re-scored exactly from the
   mapped float32 file, an exact scan when at most 20k entries are allowed.
 
-Ratios are printed against ``exact`` at the same size and mask.
+Every HNSW method walks with the same beam (``EF``, widened by 1/sqrt(share) under a
+mask, as the store does). Ratios are printed against ``exact`` at the same size and
+mask.
 """
 
 from __future__ import annotations
@@ -58,6 +60,16 @@ import numpy as np  # noqa: E402
 SHARES = (1.0, 0.1, 0.01)
 K = 10
 RERANK = 40  # candidates re-scored exactly for quantised codes
+# One beam for every HNSW method (ef / expansion_search), widened by 1/sqrt(share) under
+# a mask as the store does: question embeddings lie far from the facts, and a graph walk
+# needs ~512 to find their exact top 10 (bench_search_latency's questions, 100k).
+EF = 512
+
+
+def beam(fetch: int, share: float) -> int:
+    return int(min(max(EF, fetch) / math.sqrt(max(share, 0.01)), 2000))
+
+
 METHODS = ("exact", "exact-f16", "hnswlib", "faiss-hnsw", "faiss-hnsw-sq8", "faiss-hnsw-f16",
            "usearch-f16", "usearch-i8", "sqlite-vec", "graphmem")  # fmt: skip
 
@@ -173,12 +185,10 @@ class Hnswlib:
     def __init__(self, vectors, path):
         import hnswlib
 
-        from graphmem.store.embedded import vector_index as vi
-
-        self.vi = vi
         n, d = vectors.shape
         self.index = hnswlib.Index(space="ip", dim=d)
-        self.index.init_index(max_elements=n, ef_construction=vi.HNSW_EF_CONSTRUCTION, M=vi.HNSW_M)
+        # The store's settings before faiss: M=12, ef_construction=64.
+        self.index.init_index(max_elements=n, ef_construction=64, M=12)
         self.index.set_num_threads(2)
         for start in range(0, n, 100_000):
             self.index.add_items(
@@ -198,8 +208,7 @@ class Hnswlib:
         return index
 
     def search(self, q, mask, positions, share):
-        ef = int(min(max(self.vi.HNSW_EF_SEARCH, 2 * K) / math.sqrt(max(share, 0.01)), 2000))
-        self.index.set_ef(ef)
+        self.index.set_ef(beam(K, share))
         if share == 1.0:
             labels, _ = self.index.knn_query(q, k=K)
         else:
@@ -227,7 +236,6 @@ class FaissHnsw:
         self.codes = codes
         self.rerank = None if codes == "flat" else vectors  # float32 memmap for re-scoring
         self.path = path
-        self.ef = 128
 
     def save(self):
         self.faiss.write_index(self.index, self.path)
@@ -239,7 +247,7 @@ class FaissHnsw:
         faiss = self.faiss
         fetch = K if self.rerank is None else RERANK
         params = faiss.SearchParametersHNSW()
-        params.efSearch = int(min(max(self.ef, fetch) / math.sqrt(max(share, 0.01)), 2000))
+        params.efSearch = beam(fetch, share)
         if share < 1.0:
             bits = np.packbits(mask, bitorder="little")
             params.sel = faiss.IDSelectorBitmap(len(mask), faiss.swig_ptr(bits))
@@ -273,7 +281,7 @@ class Usearch:
     def search(self, q, mask, positions, share):
         # No filter in usearch's Python search: over-fetch so ~RERANK allowed remain.
         fetch = min(len(mask), int(math.ceil(RERANK / share)))
-        self.index.expansion_search = max(64, fetch)
+        self.index.expansion_search = beam(fetch, 1.0)
         found = self.index.search(q, fetch, threads=1).keys.astype(np.int64)
         found = found[mask[found]] if share < 1.0 else found
         return rescore(self.rerank, q, found[:RERANK])
