@@ -159,6 +159,15 @@ def test_a_second_process_on_the_file_keeps_its_vectors_in_memory_and_sees_the_w
     first.close()
 
 
+def test_a_store_in_memory_writes_no_vector_files(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    mem = Memory.open(":memory:")
+    mem.remember("Alice", "lives_in", "Berlin", scope=S)
+    assert mem.search("where does Alice live", scope=S).facts
+    mem.close()
+    assert list(tmp_path.iterdir()) == []
+
+
 # -- the vector index and its saved graph -----------------------------------------------------
 
 

@@ -40,6 +40,8 @@ class Sidecar:
         self.prefix = location + ".vectors."
         self.owned = False
         self._lock = None
+        if location in ("", ":memory:") or location.startswith("file:"):
+            return  # a database in memory (or a URI): its vectors stay in memory too
         try:
             lock = open(self.prefix + "lock", "a+b")  # noqa: SIM115 (held while open)
         except OSError:
