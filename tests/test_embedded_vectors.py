@@ -243,3 +243,12 @@ def test_an_erase_by_another_process_is_scrubbed_from_the_owners_vector_files(tm
     assert file_vector(owner, "Bob lives in Oslo") == blob_of(owner, "Bob lives in Oslo")
     other.close()
     owner.close()
+
+
+def test_a_large_graph_build_is_saved_at_once_without_waiting_for_close(tmp_path):
+    base = str(tmp_path / "t")
+    index = VectorIndex(32, hnsw_min_size=100, path=base)
+    index.add(list(range(1_500)), clustered(1_500))
+    index.build()  # never persisted, as if the process ended here
+    again = VectorIndex(32, hnsw_min_size=100, path=base)
+    assert again._load_graph() is not None and again._ann.index.ntotal == 1_500

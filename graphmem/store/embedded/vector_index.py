@@ -152,6 +152,11 @@ class VectorIndex:
             part = fresh[start : start + 50_000]
             graph.add(part.tolist(), np.asarray(self._file.vectors[part]))
         self._written.clear()
+        if self.path is not None and len(fresh) > max(len(graph) // 10, 1_000):
+            # Save a large build at once, not only at close: a process that never closes
+            # the store (killed, or a script that just ends) must not leave it to rebuild.
+            graph.save(self.path + ".ann", scrub_old=self._erased_since_save)
+            self._erased_since_save = False
         return graph
 
     def build(self) -> None:
