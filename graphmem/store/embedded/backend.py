@@ -834,6 +834,7 @@ class EmbeddedBackend:
         with self._lock:
             with contextlib.suppress(sqlite3.ProgrammingError):  # closed already
                 if self._sidecar.owned:
+                    self._refresh()  # an erase by another process reaches the files first
                     self._stamp_vectors(graph=True)
             self._sidecar.close()
             self._db.close()
