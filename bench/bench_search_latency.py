@@ -195,6 +195,7 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
                 flush()
         flush()
         out["write_s"] = time.perf_counter() - t0
+        out["write_facts_s"] = n / out["write_s"]
         stats = mem.stats()
         out["rows"] = stats["rows"]
         out["file_bytes"] = stats["bytes"]
@@ -210,7 +211,7 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
         t0 = time.perf_counter()
         table.vectors.build()
         out["hnsw_build_s"] = time.perf_counter() - t0
-        out["hnsw"] = table.vectors._hnsw is not None
+        out["hnsw"] = table.vectors.graph_built
         out["rss_bytes"] = rss_bytes()
         out["rss_store_bytes"] = rss_bytes() - rss_model
         out["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
@@ -279,7 +280,7 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
             positions = np.flatnonzero(mask)
             exact = positions[:0]
             if len(positions):
-                scores = table.vectors._vectors[positions] @ q
+                scores = table.vectors._file.vectors[positions] @ q
                 top = np.argpartition(-scores, min(10, len(scores) - 1))[:10]
                 exact = positions[top[np.argsort(-scores[top])]]
             t2 = time.perf_counter()
@@ -289,7 +290,7 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
             found = [p for p, _ in table.vectors.search(q, 10, mask)]
             if len(exact):
                 recalls.append(len(set(found) & set(exact.tolist())) / min(10, len(exact)))
-                vectors = table.vectors._vectors
+                vectors = table.vectors._file.vectors
                 ratios.append(float((vectors[found] @ q).mean() / (vectors[exact] @ q).mean()))
         out["exact_limit"] = vector_index.EXACT_LIMIT
         measures = ("e2e", "index", "scan_e2e", "scan")
@@ -314,9 +315,65 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
         for text, _ in plan[:50]:
             embedder.embed([text + "  "])
         out["embed_ms"] = (time.perf_counter() - t0) / min(50, len(plan)) * 1000
-        mem.close()
+        t0 = time.perf_counter()
+        mem.close()  # saves the HNSW graph beside the database
+        out["close_s"] = time.perf_counter() - t0
+        out["vector_file_bytes"] = sum(
+            os.path.getsize(os.path.join(folder, f))
+            for f in os.listdir(folder)
+            if f.startswith("m.db.vectors.")
+        )
+        mem = backend = table = results = None  # let the loaded store go before reopening
+        gc.collect()
+        # Reopening, in a fresh process (its RSS is the reopened store's alone).
+        proc = subprocess.run(
+            [sys.executable, __file__, "--reopen", os.path.join(folder, "m.db"),
+             "--queries", str(min(n_queries, 100))],
+            capture_output=True, text=True,
+        )  # fmt: skip
+        lines = [x for x in proc.stdout.splitlines() if x.startswith("REOPEN ")]
+        if proc.returncode != 0 or not lines:
+            print(proc.stderr[-3000:], file=sys.stderr)
+            raise SystemExit("reopen failed")
+        out["reopen"] = json.loads(lines[-1][len("REOPEN ") :])
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+    return out
+
+
+def reopen(path: str, n_queries: int) -> dict:
+    """Open a written store again and search it: open time, the first search (which
+    fills the keyword index and loads the saved HNSW graph), RSS, latency."""
+    from graphmem import Memory
+    from graphmem.retrieval.embedder import default_embedder
+    from graphmem.time.instant import to_instant
+
+    embedder = default_embedder()
+    embedder.embed(["warm up"])
+    rss_model = rss_bytes()
+    out: dict = {}
+    t0 = time.perf_counter()
+    mem = Memory.open(path, durability="normal", embedder=embedder)
+    out["open_s"] = time.perf_counter() - t0
+    out["rss_open_bytes"] = rss_bytes() - rss_model
+    reference = to_instant(day(4200))
+    plan = queries(int(mem.stats()["rows"]) // 8, n_queries, seed=9)
+    t0 = time.perf_counter()
+    mem.search(plan[0][0] + " first", k=10, scope="bench", reference=reference)
+    out["first_search_s"] = time.perf_counter() - t0
+    lat = []
+    for text, opts in plan:
+        kwargs = {k: v for k, v in opts.items() if k != "mode"}
+        t0 = time.perf_counter()
+        mem.search(text, k=10, scope="bench", reference=reference, **kwargs)
+        lat.append(time.perf_counter() - t0)
+    out["e2e_50"] = percentile(lat, 50) * 1000
+    out["e2e_95"] = percentile(lat, 95) * 1000
+    out["rss_bytes"] = rss_bytes()
+    out["rss_store_bytes"] = rss_bytes() - rss_model
+    out["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    out["graph_loaded"] = mem.backend._tables["facts"].vectors.graph_built
+    mem.close()
     return out
 
 
@@ -361,6 +418,18 @@ def report(results: list[dict]) -> None:
             print(f"  {r['facts']:>9,} {mode:<9} {v['e2e_50']:6.1f} /{v['e2e_95']:6.1f} | "
                   f"{v['index_50']:6.1f} /{v['index_95']:6.1f} | {v['scan_50']:6.1f} /"
                   f"{v['scan_95']:6.1f}")  # fmt: skip
+    print("\nwrite and reopen (the reopened store in a fresh process; first search = keyword "
+          "index filled + saved HNSW graph loaded):")  # fmt: skip
+    print(f"{'facts':>9} {'facts/s':>8} {'close s':>7} {'vector files MiB':>16} | {'open s':>6} "
+          f"{'RSS open MiB':>12} {'first search s':>14} {'e2e p50':>7} {'p95':>6} "
+          f"{'RSS searching MiB':>17} {'peak MiB':>8} {'graph':>6}")  # fmt: skip
+    for r in results:
+        o = r["reopen"]
+        print(f"{r['facts']:>9,} {r['write_facts_s']:>8,.0f} {r['close_s']:>7.1f} "
+              f"{r['vector_file_bytes'] * mb:>16,.0f} | {o['open_s']:>6.2f} "
+              f"{o['rss_open_bytes'] * mb:>12,.0f} {o['first_search_s']:>14.2f} "
+              f"{o['e2e_50']:>7.1f} {o['e2e_95']:>6.1f} {o['rss_store_bytes'] * mb:>17,.0f} "
+              f"{o['peak_rss_bytes'] * mb:>8,.0f} {'loaded' if o['graph_loaded'] else 'none':>6}")  # fmt: skip
     print("\nnotes:")
     for r in results:
         print(
@@ -393,7 +462,14 @@ def main() -> None:
         help="gc.freeze() after loading: full collections stop walking the loaded rows",
     )  # fmt: skip
     parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--reopen", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.reopen is not None:
+        import torch
+
+        torch.set_num_threads(max(1, args.torch_threads))
+        print("REOPEN " + json.dumps(reopen(args.reopen, args.queries)), flush=True)
+        return
     if args.one is not None:
         if args.torch_threads:
             import torch

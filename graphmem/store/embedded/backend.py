@@ -22,6 +22,7 @@ import json
 import os
 import sqlite3
 import threading
+import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -33,6 +34,7 @@ from graphmem.errors import StoreError
 from graphmem.model import Entity, Episode, Fact, normalise_name, text_owner
 from graphmem.predicates import Predicate
 from graphmem.store.embedded.search_table import SearchTable
+from graphmem.store.embedded.sidecar import Sidecar
 from graphmem.store.embedded.sqlite import (
     EPISODE_COLUMNS,
     LITERAL,
@@ -44,6 +46,8 @@ from graphmem.store.embedded.sqlite import (
     fact_params,
     key_where,
 )
+from graphmem.store.embedded.vector_file import scrub
+from graphmem.store.embedded.vector_index import VectorIndex
 from graphmem.store.index_text import episode_index_text
 from graphmem.store.integrity import overlapping_beliefs
 from graphmem.store.protocol import (
@@ -84,6 +88,10 @@ class EmbeddedBackend:
             self._db.execute("COMMIT")
         except (sqlite3.DatabaseError, KeyError) as exc:
             raise StoreError(f"cannot open embedded store {self.location}: {exc}") from exc
+        self._sync = durability == "full"
+        self._sidecar = Sidecar(self.location)
+        self._vectors: dict[str, VectorIndex] = {}
+        self._open_vectors()
         self._reset_memory()
         self._refresh()
 
@@ -111,7 +119,9 @@ class EmbeddedBackend:
         self._entities: dict[str, Entity] = {}
         self._names: dict[tuple[str, str], str] = {}  # (scope, normalised name) -> entity id
         self._clocks: dict[str, Clock] = {}
-        self._tables = {"facts": SearchTable(), "episodes": SearchTable()}
+        self._tables = {t: SearchTable(self._vectors.get(t)) for t in ("facts", "episodes")}
+        self._unwritten: dict[str, dict[int, np.ndarray]] = {"facts": {}, "episodes": {}}
+        self._missing: dict[str, dict[int, str]] = {"facts": {}, "episodes": {}}
         self._pending: dict[str, dict[str, dict]] = {"facts": {}, "episodes": {}}
         self._seen = -1
         self._erase_epoch = "0"
@@ -120,6 +130,106 @@ class EmbeddedBackend:
 
     def _meta(self, key: str) -> str:
         return self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()[0]
+
+    # -- the vectors, in files beside the database (see sidecar.py) ---------------------
+    def _open_vectors(self) -> None:
+        """Use the vector files if their stamp agrees with the database; otherwise scrub
+        them (they may hold erased vectors) and start them again from SQLite."""
+        self._vectors_seen = -1  # the change counter up to which the vectors are complete
+        self._vectors_epoch = self._meta("erase_epoch")
+        side = self._sidecar
+        if not side.owned:
+            return
+        found = self._db.execute("SELECT value FROM meta WHERE key='vectors_token'").fetchone()
+        stamp = side.read_stamp()
+        valid = (
+            stamp is not None
+            and found is not None
+            and stamp.get("token") == found[0]
+            and stamp.get("epoch") == self._vectors_epoch
+            and isinstance(stamp.get("change"), int)
+            and stamp["change"] <= int(self._meta("change"))
+        )
+        if valid:
+            for target, info in stamp.get("tables", {}).items():
+                index = VectorIndex(int(info["dims"]), path=side.base(target))
+                if len(index) != info["count"]:  # a file lost or replaced: not this one
+                    valid = False
+                self._vectors[target] = index
+        if valid:
+            self._vectors_token = found[0]
+            self._vectors_seen = stamp["change"]
+            return
+        self._delete_vector_files()
+        self._vectors_token = uuid.uuid4().hex
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(
+                "INSERT OR REPLACE INTO meta VALUES ('vectors_token', ?)", (self._vectors_token,)
+            )
+            self._db.execute("COMMIT")
+
+    def _delete_vector_files(self) -> None:
+        self._vectors = {}
+        self._vectors_seen = -1
+        if not self._sidecar.owned:
+            return
+        self._sidecar.drop_stamp()
+        for name in self._sidecar.files():
+            scrub(name)
+
+    def _has_vector(self, target: str, position: int) -> bool:
+        index = self._vectors.get(target)
+        return (index is not None and index.has(position)) or position in self._unwritten[target]
+
+    def _write_vectors(self) -> None:
+        """Write the vectors gathered by indexing (and fetch from SQLite the ones a new
+        entry shares with an older text), then stamp the files."""
+        for target, missing in self._missing.items():
+            owners = sorted(set(missing.values()))
+            found: dict[str, np.ndarray] = {}
+            for chunk in range(0, len(owners), 500):
+                part = owners[chunk : chunk + 500]
+                marks = ",".join("?" * len(part))
+                for owner, blob in self._db.execute(
+                    f"SELECT owner_id, vector FROM embeddings WHERE owner_id IN ({marks})", part
+                ):
+                    found[owner] = np.frombuffer(blob, dtype=np.float32)
+            for position, owner in missing.items():
+                if owner in found and position not in self._unwritten[target]:
+                    self._unwritten[target][position] = found[owner]
+            missing.clear()
+        wrote = False
+        for target, pending in self._unwritten.items():
+            if not pending:
+                continue
+            positions = list(pending)
+            vectors = np.stack([pending[p] for p in positions]).astype(np.float32, copy=False)
+            index = self._vectors.get(target)
+            if index is None:
+                path = self._sidecar.base(target) if self._sidecar.owned else None
+                index = self._vectors[target] = VectorIndex(vectors.shape[1], path=path)
+                self._tables[target].vectors = index
+            index.add(positions, vectors)
+            pending.clear()
+            wrote = True
+        seen_before = self._vectors_seen
+        self._vectors_seen = self._seen
+        if wrote or seen_before != self._seen:
+            self._stamp_vectors()
+
+    def _stamp_vectors(self, *, graph: bool = False) -> None:
+        if not self._sidecar.owned:
+            return
+        for index in self._vectors.values():
+            if self._sync or graph:
+                index.persist(graph=graph)
+        tables = {t: {"dims": i.dimensions, "count": len(i)} for t, i in self._vectors.items()}
+        self._sidecar.write_stamp(
+            {"token": self._vectors_token, "epoch": self._vectors_epoch,
+             "change": self._vectors_seen, "tables": tables},
+            sync=self._sync,
+        )  # fmt: skip
 
     def _refresh(self) -> None:
         """Catch up with commits made by other connections (cheap when there were none).
@@ -139,28 +249,36 @@ class EmbeddedBackend:
 
     def _catch_up(self, version: int) -> None:
         self._data_version = version
-        if self._meta("erase_epoch") != self._erase_epoch:
+        epoch = self._meta("erase_epoch")
+        if epoch != self._erase_epoch:
             self._reset_memory()
-            self._erase_epoch = self._meta("erase_epoch")
+            if epoch != self._vectors_epoch:  # another process erased: start the vectors again
+                self._delete_vector_files()
+                self._reset_memory()
+                self._vectors_epoch = epoch
+            self._erase_epoch = epoch
         seen = self._seen
+        # Vectors already in the files (complete up to _vectors_seen) are not read again.
+        since = max(seen, self._vectors_seen)
         vectors = {
             owner: np.frombuffer(blob, dtype=np.float32)
             for owner, blob in self._db.execute(
-                "SELECT owner_id, vector FROM embeddings WHERE changed > ?", (seen,)
+                "SELECT owner_id, vector FROM embeddings WHERE changed > ?", (since,)
             )
         }
         # A record no graphmem wrote (a damaged or hand-edited file) is left out and
         # reported by integrity_check: it never stops the store opening.
         for r in self._db.execute(
-            f"SELECT {ROW_COLUMNS} FROM rows WHERE changed > ? ORDER BY changed", (seen,)
+            f"SELECT rowid, changed, {ROW_COLUMNS} FROM rows WHERE changed > ? ORDER BY changed",
+            (seen,),
         ):
-            with self._unless_damaged("row", r[0]):
-                self._index_row(fact_from_row(r), vectors)
+            with self._unless_damaged("row", r[2]):
+                self._index_row(fact_from_row(r[2:]), vectors, r[0], fresh=r[1] > since)
         for r in self._db.execute(
-            f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE changed > ?", (seen,)
+            f"SELECT rowid, changed, {EPISODE_COLUMNS} FROM episodes WHERE changed > ?", (seen,)
         ):
-            with self._unless_damaged("episode", r[0]):
-                self._index_episode(episode_from_row(r), vectors)
+            with self._unless_damaged("episode", r[2]):
+                self._index_episode(episode_from_row(r[2:]), vectors, r[0], fresh=r[1] > since)
         for ident, scope, name, type_, aliases in self._db.execute(
             "SELECT id, scope, name, type, aliases FROM entities WHERE changed > ?", (seen,)
         ):
@@ -172,6 +290,7 @@ class EmbeddedBackend:
         for scope, requested, assigned in self._db.execute("SELECT * FROM clock"):
             self._clocks[scope] = Clock(from_micros(requested), from_micros(assigned))
         self._seen = int(self._meta("change"))
+        self._write_vectors()
 
     @contextlib.contextmanager
     def _unless_damaged(self, kind: str, ident: object) -> Iterator[None]:
@@ -186,10 +305,14 @@ class EmbeddedBackend:
             self._names[(entity.scope, normalise_name(name))] = entity.id
         self.graph.add_node(entity.id, entity=entity)
 
-    def _index_row(self, row: Fact, vectors: dict[str, np.ndarray]) -> None:
+    def _index_row(
+        self, row: Fact, vectors: dict[str, np.ndarray], position: int, *, fresh: bool
+    ) -> None:
+        """Mirror a row; its vector goes to ``position`` (its rowid) unless already there.
+        A ``fresh`` row (newer than the vector files) whose text's vector is not among
+        ``vectors`` takes it from SQLite (rows of one text share one embedding)."""
         old = self._rows.get(row.id)
         self._rows[row.id] = row
-        owner = text_owner(row.scope, row.text)
         if old is None:
             self._family[(row.scope, row.subject_id, row.predicate)].add(row.id)
             self._scope_rows[row.scope].add(row.id)
@@ -197,32 +320,43 @@ class EmbeddedBackend:
         # A literal value (no object id, as the model allows) hangs off one shared
         # non-entity node, so every row stays reachable from its subject.
         self.graph.add_edge(row.subject_id, row.object_id or LITERAL, key=row.id)
+        if not self._has_vector("facts", position):  # (reopened: most are in the files)
+            self._queue_vector("facts", position, text_owner(row.scope, row.text), vectors, fresh)
         self._queue_search(
-            "facts", row.id, scope=row.scope, text=row.text,
-            vector=vectors.get(owner) if old is None else None, vector_key=owner,
+            "facts", row.id, scope=row.scope, text=row.text, vector=None, position=position,
             valid_from=row.valid_from, valid_to=row.valid_to,
             recorded_at=row.recorded_at, expired_at=row.expired_at,
         )  # fmt: skip
 
-    def _index_episode(self, episode: Episode, vectors: dict[str, np.ndarray]) -> None:
+    def _index_episode(
+        self, episode: Episode, vectors: dict[str, np.ndarray], position: int, *, fresh: bool
+    ) -> None:
         # An episode is an observation: known from when it was said, about that moment.
+        if not self._has_vector("episodes", position):
+            self._queue_vector("episodes", position, episode.id, vectors, fresh)
         self._queue_search(
             "episodes", episode.id, scope=episode.scope, text=episode_index_text(episode),
-            vector=vectors.get(episode.id), vector_key=None,
+            vector=None, position=position,
             valid_from=episode.timestamp, valid_to=POS_INF,
             recorded_at=episode.timestamp, expired_at=POS_INF,
         )  # fmt: skip
 
+    def _queue_vector(
+        self, target: str, position: int, owner: str, vectors: dict[str, np.ndarray], fresh: bool
+    ) -> None:
+        """Gather the vector of an entry that has none yet (a position's text never
+        changes, so neither does its vector)."""
+        vector = vectors.get(owner)
+        if vector is not None:
+            self._unwritten[target][position] = vector
+        elif fresh:
+            self._missing[target][position] = owner
+
     def _queue_search(self, target: str, ident: str, **entry) -> None:
         """Search indexes are built lazily, at the next search: stores that are only
-        written and read by key (bulk loads, reopen) never pay for tokenising and
-        vector copies they do not use. A later entry for the same id (an expiry) keeps
-        the vector of an earlier one."""
-        queue = self._pending[target]
-        earlier = queue.get(ident)
-        if earlier is not None and entry["vector"] is None:
-            entry["vector"] = earlier["vector"]
-        queue[ident] = entry
+        written and read by key (bulk loads, reopen) never pay for tokenising they do
+        not use. (Vectors are written at once, by position: see _write_vectors.)"""
+        self._pending[target][ident] = entry
 
     def _flush_search(self) -> None:
         for target, queue in self._pending.items():
@@ -283,6 +417,18 @@ class EmbeddedBackend:
              for owner, vec in batch.embeddings.items()],
         )  # fmt: skip
         db.execute("UPDATE meta SET value=? WHERE key='change'", (str(change),))
+        # Search positions are rowids (stable across reopens: the vector files use them).
+        self._positions = {
+            "facts": dict(db.execute("SELECT id, rowid FROM rows WHERE changed=?", (change,))),
+            "episodes": {},
+        }
+        ids = [e.id for e in batch.episodes]
+        for chunk in range(0, len(ids), 500):
+            part = ids[chunk : chunk + 500]
+            marks = ",".join("?" * len(part))
+            self._positions["episodes"].update(
+                db.execute(f"SELECT id, rowid FROM episodes WHERE id IN ({marks})", part)
+            )
 
     def _after_commit(self, batch: WriteBatch) -> None:
         """Mirror a committed batch in memory without re-reading it."""
@@ -290,16 +436,18 @@ class EmbeddedBackend:
         for entity in batch.entities:
             if entity.id not in self._entities:
                 self._index_entity(entity)
+        positions = self._positions
         for rid, at, by in batch.expire:
             expired = self._rows[rid].model_copy(update={"expired_at": at, "expired_by": by})
-            self._index_row(expired, vectors)
+            self._index_row(expired, vectors, positions["facts"][rid], fresh=True)
         for row in batch.insert:
-            self._index_row(row, vectors)
+            self._index_row(row, vectors, positions["facts"][row.id], fresh=True)
         for episode in batch.episodes:
-            self._index_episode(episode, vectors)
+            self._index_episode(episode, vectors, positions["episodes"][episode.id], fresh=True)
         self._clocks.update(batch.clocks)
         self._seen = int(self._meta("change"))
         self._data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        self._write_vectors()
 
     @contextlib.contextmanager
     def _exclusive(self) -> Iterator[None]:
@@ -326,20 +474,23 @@ class EmbeddedBackend:
                     keys.append((f"(scope=? AND id IN ({marks}))", [scope, *erasure.row_ids]))
                 where = " OR ".join(w for w, _ in keys) or "0"
                 params = [p for _, ps in keys for p in ps]
-                found = self._db.execute(f"SELECT id, text FROM rows WHERE {where}", params)
+                found = self._db.execute(f"SELECT id, text, rowid FROM rows WHERE {where}", params)
                 ids, texts = set(), set()
-                for row_id, text in found.fetchall():
+                erased = {"facts": [], "episodes": []}  # search positions, for the vectors
+                for row_id, text, position in found.fetchall():
                     ids.add(row_id)
                     texts.add(text)
+                    erased["facts"].append(position)
                 self._db.execute(f"DELETE FROM rows WHERE {where}", params)
                 self._erase_events(scope, erasure.keys, ids)
                 if erasure.rows or erasure.events:
                     self._apply(WriteBatch(insert=list(erasure.rows), events=list(erasure.events)))
-                turns = self._erase_turns(scope, erasure.episode_ids)
+                turns = self._erase_turns(scope, erasure.episode_ids, erased["episodes"])
                 entities = self._erase_orphans(scope, erasure.orphans)
                 kept = self._texts_in_use(scope, texts)
                 self._delete_embeddings([text_owner(scope, t) for t in sorted(texts - kept)])
                 self._tombstone(tombstone)
+            self._erase_vectors(erased)
             self._scrub()
             return Erased(len(ids), turns, entities, len(erasure.rows))
 
@@ -358,12 +509,18 @@ class EmbeddedBackend:
             ]
             self._db.executemany("DELETE FROM events WHERE seq=?", wrote)
 
-    def _erase_turns(self, scope: str, episode_ids: Sequence[str]) -> int:
+    def _erase_turns(self, scope: str, episode_ids: Sequence[str], positions: list[int]) -> int:
         """Delete the turns, keeping only their ids (so a re-load skips them)."""
         erased = 0
         for chunk in range(0, len(episode_ids), 500):
             part = list(episode_ids[chunk : chunk + 500])
             marks = ",".join("?" * len(part))
+            positions += [
+                r[0]
+                for r in self._db.execute(
+                    f"SELECT rowid FROM episodes WHERE scope=? AND id IN ({marks})", [scope, *part]
+                )
+            ]
             erased += self._db.execute(
                 f"DELETE FROM episodes WHERE scope=? AND id IN ({marks})", [scope, *part]
             ).rowcount
@@ -421,6 +578,17 @@ class EmbeddedBackend:
             self._index_entity(entity)
             self._seen = change
             self._data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
+
+    def _erase_vectors(self, positions: dict[str, list[int]]) -> None:
+        """After an erase commits: zero the erased entries' vectors, in memory and in the
+        vector files, and their codes in the HNSW graph and its saved file. (A crash
+        before this leaves the files stamped with the old erase epoch: the next open
+        scrubs them and starts again from SQLite, so nothing erased survives.)"""
+        for target, index in self._vectors.items():
+            index.remove(positions[target])
+            if self._sidecar.owned:
+                index.persist()
+        self._vectors_epoch = self._meta("erase_epoch")
 
     def _scrub(self) -> None:
         """After an erase: move the WAL into the (securely deleted) file so no old page
@@ -662,7 +830,13 @@ class EmbeddedBackend:
         return problems
 
     def close(self) -> None:
+        """Save the HNSW graph beside the database (when it changed) and close."""
         with self._lock:
+            with contextlib.suppress(sqlite3.ProgrammingError):  # closed already
+                if self._sidecar.owned:
+                    self._refresh()  # an erase by another process reaches the files first
+                    self._stamp_vectors(graph=True)
+            self._sidecar.close()
             self._db.close()
 
 

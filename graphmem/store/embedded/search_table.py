@@ -1,7 +1,8 @@
 """The searchable side of the embedded store: entries with their time columns.
 
 One table holds fact rows, another episodes. Each entry has a position shared by the
-vector index and the keyword index, and int64 columns (scope code, valid and
+vector index and the keyword index (the embedded store uses the row's or turn's SQLite
+rowid, so positions, and the vector file indexed by them, survive a reopen), and int64 columns (scope code, valid and
 transaction bounds in microseconds) from which a query's scope and time mode become a
 boolean mask, compiled by ``TemporalBounds.mask`` as every other read is. The mask is
 applied inside both indexes, so nothing outside the scope or time mode is ranked.
@@ -23,8 +24,8 @@ from graphmem.time.instant import to_micros
 class SearchTable:
     _COLUMNS = ("scope", "valid_from", "valid_to", "recorded_at", "expired_at")
 
-    def __init__(self):
-        self.vectors: VectorIndex | None = None  # sized by the first vector added
+    def __init__(self, vectors: VectorIndex | None = None):
+        self.vectors = vectors  # sized by the first vector added, or the caller's
         self.keywords = KeywordIndex()
         self._ids: list[str] = []
         self._positions: dict[str, int] = {}
@@ -58,6 +59,7 @@ class SearchTable:
         text: str,
         vector: np.ndarray | None,
         vector_key: str | None = None,
+        position: int | None = None,
         valid_from: datetime,
         valid_to: datetime,
         recorded_at: datetime,
@@ -66,12 +68,16 @@ class SearchTable:
         """Add an entry, or update its time columns (a row being expired).
 
         Entries with the same ``vector_key`` (rows of one text) share a vector: one
-        passed once is reused for later entries that come without it."""
+        passed once is reused for later entries that come without it. ``position``
+        places a new entry (default: after the last); the caller that chooses positions
+        may also have written its vector into ``vectors`` itself."""
         pos = self._positions.get(ident)
         if pos is None:
-            pos = len(self._ids)
+            pos = len(self._ids) if position is None else position
             self._grow(pos + 1)
-            self._ids.append(ident)
+            if pos >= len(self._ids):
+                self._ids.extend([""] * (pos + 1 - len(self._ids)))  # "" : no entry there
+            self._ids[pos] = ident
             self._positions[ident] = pos
             self.keywords.add([pos], [text])
             self._alive[pos] = True

@@ -1,10 +1,16 @@
 """An in-process vector index whose filter applies *before* ranking.
 
-Entries live at positions ``0..n`` chosen by the caller (``SearchTable``), which passes
-a boolean mask of the positions a query may see (its scope and time mode). When few entries pass, the search is exact
-over exactly those (a matrix product); when many pass and the index is large, an HNSW
-graph (hnswlib) is searched with the mask as its filter, so filtered-out entries are
-never candidates. Vectors are unit length, so inner product is cosine similarity.
+Entries live at positions chosen by the caller (``SearchTable``: the row's or turn's
+SQLite rowid), which passes a boolean mask of the positions a query may see (its
+scope and time mode). When few entries pass, the search is exact over exactly those
+(a matrix product); when many pass and the index is large, an HNSW graph (faiss, see
+``ann.py``) is walked with the mask as its filter, so filtered-out entries are never
+candidates, and its best candidates are re-scored exactly. Vectors are unit length, so
+inner product is cosine similarity.
+
+With a ``path`` the vectors live in a mapped float32 file (``vector_file.py``) and the
+graph is saved beside it (``persist``), so a reopened store neither re-reads every
+vector from SQLite nor rebuilds the graph: it adds to the graph what is new.
 
 >>> import numpy as np
 >>> index = VectorIndex(3)
@@ -16,86 +22,93 @@ never candidates. Vectors are unit length, so inner product is cosine similarity
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 
 import numpy as np
 
+from graphmem.store.embedded import ann
+from graphmem.store.embedded.vector_file import VectorFile
+
 EXACT_LIMIT = 20_000  # up to this many allowed entries an exact scan is fast (~5 ms) and exact
 HNSW_MIN_SIZE = 50_000  # the HNSW graph is built once the index holds this many entries
-# HNSW parameters. M=12 / ef_construction=64 build ~40% faster than 16 / 100 (100k
-# vectors: 30 s instead of 48 s on 2 busy cores) for a little recall, won back at query
-# time by a wider beam (ef >= 128: recall@10 ~0.9 against an exact scan on clustered data).
-HNSW_M = 12  # graph degree (2*M links on the base layer)
-HNSW_EF_CONSTRUCTION = 64
-HNSW_EF_SEARCH = 128  # at least; raised for larger k and for selective masks
+RERANK = 4  # the graph is asked for RERANK x k candidates, re-scored exactly (int8 codes)
 
 
 class VectorIndex:
-    def __init__(self, dimensions: int, *, hnsw_min_size: int = HNSW_MIN_SIZE):
+    def __init__(
+        self, dimensions: int, *, hnsw_min_size: int = HNSW_MIN_SIZE, path: str | None = None
+    ):
         self.dimensions = dimensions
-        self._vectors = np.zeros((1024, dimensions), dtype=np.float32)
-        self._has = np.zeros(1024, dtype=bool)  # positions holding a live vector
-        self._size = 0  # one past the highest position used
-        self._hnsw = None
-        self._hnsw_count = 0
+        self.path = path
+        self._file = VectorFile(path, dimensions)
+        self._ann: ann.AnnGraph | None = None
+        self._ann_tried = False  # a saved graph was looked for
+        self._written: set[int] = set()  # positions written since the graph last saw them
+        self._erased_since_save = False
         self._hnsw_min_size = hnsw_min_size
 
     def __len__(self) -> int:
-        return int(self._has[: self._size].sum())
+        return int(self._file.has[: self._file.size].sum())
 
-    def _grow(self, needed: int) -> None:
-        capacity = self._vectors.shape[0]
-        if needed <= capacity:
-            return
-        while capacity < needed:
-            capacity *= 2
-        vectors = np.zeros((capacity, self.dimensions), dtype=np.float32)
-        vectors[: self._size] = self._vectors[: self._size]
-        has = np.zeros(capacity, dtype=bool)
-        has[: self._size] = self._has[: self._size]
-        self._vectors, self._has = vectors, has
+    @property
+    def _size(self) -> int:
+        return self._file.size
+
+    def has(self, position: int) -> bool:
+        return position < self._file.size and bool(self._file.has[position])
 
     def add(self, positions: Sequence[int], vectors: np.ndarray) -> None:
         if len(positions) == 0:
             return
-        top = max(positions) + 1
-        self._grow(top)
-        self._size = max(self._size, top)
-        index = np.asarray(positions)
-        self._vectors[index] = vectors
-        self._has[index] = True
+        self._file.write(positions, vectors)
+        self._written.update(int(p) for p in positions)
 
     def vector(self, position: int) -> np.ndarray | None:
-        if position < self._size and self._has[position]:
-            return self._vectors[position].copy()
+        if self.has(position):
+            return np.array(self._file.vectors[position])
         return None
 
     def remove(self, positions: Sequence[int]) -> None:
-        """Erase entries: never returned again, their vectors zeroed, and the HNSW graph
-        (which would still hold a copy) dropped, to be rebuilt on the next large query."""
-        for pos in positions:
-            if pos < self._size and self._has[pos]:
-                self._has[pos] = False
-                self._vectors[pos] = 0.0
-                self._hnsw, self._hnsw_count = None, 0
+        """Erase entries: never returned again, their vectors zeroed in memory and in the
+        file, and their codes in the graph (the saved one too, at ``persist``)."""
+        gone = [int(p) for p in positions if self.has(int(p))]
+        if not gone:
+            return
+        self._file.erase(gone)
+        self._written.difference_update(gone)
+        graph = self._load_graph()
+        if graph is not None:
+            graph.remove(gone)
+        self._erased_since_save = True
 
     def search(
         self, query: np.ndarray, k: int, allowed: np.ndarray | None = None
     ) -> list[tuple[int, float]]:
         """The ``k`` nearest positions among ``allowed`` (default: all), best first."""
-        n = self._size
+        n = self._file.size
         if n == 0 or k <= 0:
             return []
-        mask = self._has[:n] if allowed is None else (allowed[:n] & self._has[:n])
+        has = self._file.has[:n]
+        if allowed is not None and len(allowed) < n:  # positions the caller has not seen
+            allowed = np.concatenate([allowed, np.zeros(n - len(allowed), dtype=bool)])
+        mask = has if allowed is None else (allowed[:n] & has)
         count = int(mask.sum())
         if count == 0:
             return []
         if count <= EXACT_LIMIT or n < self._hnsw_min_size:
+            if count > n // 2:  # most allowed: one product over all beats gathering rows
+                scores = self._file.vectors[:n] @ query
+                positions = np.flatnonzero(mask)
+                return self._top(positions, scores[positions], k)
             return self._exact(query, k, np.flatnonzero(mask))
         return self._approximate(query, k, mask, count / n)
 
     def _exact(self, query: np.ndarray, k: int, positions: np.ndarray) -> list[tuple[int, float]]:
-        scores = np.take(self._vectors, positions, axis=0) @ query
+        return self._top(positions, np.take(self._file.vectors, positions, axis=0) @ query, k)
+
+    @staticmethod
+    def _top(positions: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
         top = min(k, len(positions))
         best = np.argpartition(-scores, top - 1)[:top]
         best = best[np.argsort(-scores[best])]
@@ -104,51 +117,79 @@ class VectorIndex:
     def _approximate(
         self, query: np.ndarray, k: int, mask: np.ndarray, share: float
     ) -> list[tuple[int, float]]:
-        index = self._ensure_hnsw()
+        graph = self._ensure_graph()
         # The filter hides (1 - share) of what the graph walk meets: widen the beam a
         # little when most entries are filtered out.
-        index.set_ef(int(min(max(HNSW_EF_SEARCH, 2 * k) / math.sqrt(max(share, 0.01)), 2000)))
-        labels, distances = index.knn_query(query, k=k, filter=lambda label: bool(mask[label]))
-        return [
-            (int(label), float(1.0 - dist))
-            for label, dist in zip(labels[0], distances[0], strict=True)
-        ]
+        fetch = RERANK * k
+        ef = int(min(max(ann.EF_SEARCH, 2 * fetch) / math.sqrt(max(share, 0.01)), 2000))
+        found, _ = graph.search(query, fetch, mask, ef=ef)
+        found = found[mask[found]]  # a position given a new vector keeps one live node
+        if not len(found):
+            return self._exact(query, k, np.flatnonzero(mask))
+        return self._exact(query, k, np.sort(found))
 
-    def _ensure_hnsw(self):
-        import hnswlib
+    def _load_graph(self) -> ann.AnnGraph | None:
+        if self._ann is None and not self._ann_tried and self.path is not None:
+            self._ann_tried = True
+            if os.path.exists(self.path + ".ann.faiss"):
+                self._ann = ann.AnnGraph.load(self.path + ".ann", self.dimensions)
+        return self._ann
 
-        n = self._size
-        if self._hnsw is None:
-            self._hnsw = hnswlib.Index(space="ip", dim=self.dimensions)
-            self._hnsw.init_index(
-                max_elements=max(n + n // 4, 1024), ef_construction=HNSW_EF_CONSTRUCTION, M=HNSW_M
-            )
-        if self._hnsw.get_max_elements() < n:
-            self._hnsw.resize_index(n + n // 4)
-        if self._hnsw_count < n:
-            fresh = np.arange(self._hnsw_count, n)
-            self._hnsw.add_items(self._vectors[fresh], fresh)
-            self._hnsw_count = n
-        return self._hnsw
+    def _ensure_graph(self) -> ann.AnnGraph:
+        graph = self._load_graph()
+        n = self._file.size
+        has = self._file.has[:n]
+        if graph is None:
+            graph = self._ann = ann.AnnGraph(self.dimensions)
+            fresh = np.flatnonzero(has)
+        else:  # what the graph lacks: new positions, and those written since it saw them
+            covered = np.zeros(n, dtype=bool)
+            live = graph.labels[(graph.labels >= 0) & (graph.labels < n)]
+            covered[live] = True
+            stale = [p for p in self._written if p in graph.node_of and p < n]
+            fresh = np.union1d(np.flatnonzero(has & ~covered), np.asarray(stale, dtype=np.int64))
+        for start in range(0, len(fresh), 50_000):
+            part = fresh[start : start + 50_000]
+            graph.add(part.tolist(), np.asarray(self._file.vectors[part]))
+        self._written.clear()
+        if self.path is not None and len(fresh) > max(len(graph) // 10, 1_000):
+            # Save a large build at once, not only at close: a process that never closes
+            # the store (killed, or a script that just ends) must not leave it to rebuild.
+            graph.save(self.path + ".ann", scrub_old=self._erased_since_save)
+            self._erased_since_save = False
+        return graph
 
     def build(self) -> None:
         """Build the HNSW graph now (otherwise the first large filtered query does)."""
-        if self._size >= self._hnsw_min_size:
-            self._ensure_hnsw()
+        if self._file.size >= self._hnsw_min_size:
+            self._ensure_graph()
+
+    def persist(self, *, graph: bool = False) -> None:
+        """Flush the vectors to their file; with ``graph``, save the graph too (when it
+        changed), overwriting erased codes in the old file first."""
+        self._file.flush()
+        if self.path is None:
+            return
+        if self._erased_since_save or (graph and self._ann is not None and self._ann.dirty):
+            if self._ann is not None:
+                self._ann.save(self.path + ".ann", scrub_old=self._erased_since_save)
+            self._erased_since_save = False
+
+    def delete_files(self) -> None:
+        """Overwrite this index's files with zeros and remove them."""
+        if self.path is not None:
+            self._file.delete()
+            ann.delete(self.path + ".ann")
 
     @property
     def nbytes(self) -> int:
-        return int(self._vectors.nbytes + self._has.nbytes)
+        return self._file.nbytes
 
     @property
     def hnsw_nbytes(self) -> int:
-        """Memory the HNSW graph holds, estimated from hnswlib's layout: per allocated
-        element its vector copy, base-layer links and label (plus a lock and a label-map
-        entry), and upper-layer links for the ~1/(M-1) elements that have them."""
-        if self._hnsw is None:
-            return 0
-        capacity = self._hnsw.get_max_elements()
-        count = self._hnsw.get_current_count()
-        per_element = self.dimensions * 4 + (2 * HNSW_M * 4 + 4) + 8
-        upper = count / max(HNSW_M - 1, 1) * (HNSW_M * 4 + 4 + 8)
-        return int(capacity * per_element + count * (40 + 32) + upper)
+        """Memory the HNSW graph holds (int8 codes, links, labels)."""
+        return self._ann.nbytes if self._ann is not None else 0
+
+    @property
+    def graph_built(self) -> bool:
+        return self._ann is not None
