@@ -88,6 +88,27 @@ def still_in(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     return emit(x, c, m, "lives_in", [name], aspect, subject=x.me, obj_span=found[:2])
 
 
+# "melting here in Darwin", "here in Leeds it never stops raining": where the speaker is
+# at home, unless the sentence says it is a visit.
+HERE_IN = pattern(r"(?<![\w'’])(?:(?i:over|up|down|out|back\s+home)\s+)?(?i:here)\s+(?i:in)\s+")
+
+
+def here_in(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    found = _place(c, m.end())
+    if not found or not x.me or _PASSING.search(x.text):
+        return None
+    name = found[2]
+    if name not in PLACES and not is_place(name):
+        return None
+    return emit(x, c, m, "lives_in", [name], "state", subject=x.me, obj_span=found[:2])
+
+
+_PASSING = re.compile(
+    r"(?i)\b(?:visit\w*|trip|travel\w*|holiday|vacation|conference|"
+    r"business|week|weekend|few\s+days|stay(?:ing)?\s+at|landed|flew|hotel)\b"
+)
+
+
 LIVE = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:live|lives|living|lived|reside|resides|residing|resided|"
     r"based))\s+(?i:here\s+)?(?:(?i:with)\s+(?:(?i:my|our)\s+)?(?:\w+\s+){1,3}?)?(?i:in)\s+"

@@ -144,6 +144,7 @@ RULES: tuple[Rule, ...] = (
     Rule("home", facts_place.HOME, facts_place.home),
     Rule("be_in", facts_place.BE_IN, facts_place.be_in),
     Rule("still_in", facts_place.STILL_IN, facts_place.still_in),
+    Rule("here_in", facts_place.HERE_IN, facts_place.here_in),
     Rule("still_at", facts_work.STILL_AT, facts_work.still_at),
     Rule("join", facts_work.JOIN, facts_work.join),
     Rule("employer", facts_work.EMPLOYER, facts_work.employer),
