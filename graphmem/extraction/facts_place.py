@@ -45,7 +45,8 @@ def _place(c: Clause, pos: int):
 BE_IN = pattern(
     # "she's in Porto": the contraction stands right after its subject
     r"<SUBJ><AUX>(?:\s+(?P<v>(?i:is|am|are|was|been|staying|settled))|(?P<v2>['’](?:m|s|re)))"
-    r"\s+(?:(?i:now|currently|still|happily|all|finally|officially)\s+)*(?i:in)\s+"
+    r"\s+(?:(?i:now|currently|still|happily|all|finally|officially|over|out|down|up|back)\s+)*"
+    r"(?i:in)\s+"
 )
 _VISIT = re.compile(
     r"(?i)\b(?:for\s+(?:a|the|an|two|three|few|couple)\b|this\s+week|trip|holiday|vacation|visit|"

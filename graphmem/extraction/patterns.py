@@ -51,9 +51,15 @@ _NOT_AFTER_PREPOSITION = "".join(
     rf"(?<!\b(?i:{p})\s)" for p in ("in", "at", "to", "from", "near", "of", "for", "into")
 )
 POSS = r"(?i:my|our)"
+_ROLE_VERB = (
+    r"(?:is|was|has|had|lives|lived|moved|works|worked|just|got|left|joined|started|retired|"
+    r"still|now|finally)\b"
+)
 SUBJ = (
     rf"(?P<who>{FIRST}|{POSS}\s+{REL}(?:\s*,?\s+{PERSON}\b,?)?|{PERSON}\s*,\s+{POSS}\s+{REL}\s*,"
-    rf"|{_NOT_AFTER_PREPOSITION}(?<![\w'’]){PERSON}(?![\w'’])|\b(?i:he|she)\b|\b(?i:we)(?=['’]|\s))"
+    rf"|{_NOT_AFTER_PREPOSITION}(?<![\w'’]){PERSON}(?![\w'’])|\b(?i:he|she)\b|\b(?i:we)(?=['’]|\s)"
+    # chat calls a parent by the role, in lower case too: "mum lives in lahti"
+    rf"|(?<![\w'’])(?:mum|mom|mam|dad|nan|gran|grandma|grandpa|nana)(?=\s+{_ROLE_VERB}))"
 )
 AUX_PHRASES = (
     "am",

@@ -234,7 +234,7 @@ class Turn:
             if name and self._someone_else_first(name, span[0]):
                 return None
             return Subject(name, [], 0.6) if name else None
-        if who[:1].isupper() and relative_word(who) in _CALLED_BY_ROLE:
+        if relative_word(who) in _CALLED_BY_ROLE:
             # "Mum is moving to Annecy": a parent called by the role is the speaker's
             return self.subject(f"my {who.lower()}", span)
         words = who.split()
