@@ -151,7 +151,8 @@ def _activity(c: Clause, pos: int):
         found = (found[0], found[0] + len(head), head) if 0 < len(head.split()) <= 4 else None
     if not found:
         return None
-    activity = re.sub(r"(?i)^(?:playing|doing|practi[cs]ing)\s+(?:the\s+)?(?=\w)", "", found[2])
+    activity = re.sub(r"(?i)^(?:playing|doing|practi[cs]ing|learning)\s+(?:the\s+|to\s+)?(?=\w)", "",
+                      found[2])  # fmt: skip
     # "birdwatching properly", "on pottery": the adverb and the preposition are no part of it
     activity = re.sub(r"(?i)\s+(?:properly|seriously|again|now|too|regularly|already)$", "",
                       activity)  # fmt: skip
@@ -200,6 +201,21 @@ def hobby_start(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
         return None  # "I got into Tame Impala's album": a taste, not an activity
     aspect = aspect_of(m.group("aux") or "", "prog" if verb.startswith("getting") else "change")
     return emit(x, c, m, "hobby", [activity.lower()], aspect, obj_span=span)
+
+
+# "No more pickleball for me since last month": a stop said with "no" (the rule reads the
+# negation itself).
+NO_MORE = pattern(r"^\s*(?i:no\s+more)\s+")
+
+
+def no_more(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    found = _activity(c, m.end())
+    if not found or not x.me:
+        return None
+    _, activity, first = found
+    if not _sounds_like_hobby(activity, first) or first in _NOT_HOBBIES:
+        return None
+    return emit(x, c, m, "hobby", [activity.lower()], "retract", subject=x.me)
 
 
 HOBBY_STOP = pattern(

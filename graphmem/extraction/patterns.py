@@ -44,7 +44,7 @@ REL_MODIFIERS = (
 )
 REL = rf"(?:{REL_MODIFIERS}(?i:{_REL_WORDS}|{_PET_WORDS}))"
 PET = rf"(?i:{_PET_WORDS})"
-FIRST = r"(?<![\w'’])(?:I|i)(?![\w])"
+FIRST = r"(?<![\w'’])(?:I|i)(?:ve)?(?![\w])"  # "ive taken up pilates": chat drops the apostrophe
 # "my brother's in Toronto working at Rogers": a name right after "in" is a place, not
 # who the clause is about
 _NOT_AFTER_PREPOSITION = "".join(

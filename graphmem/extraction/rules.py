@@ -181,6 +181,7 @@ RULES: tuple[Rule, ...] = (
     Rule("hobby_play", facts_tastes.HOBBY_PLAY, facts_tastes.hobby_play),
     Rule("hobby_start", facts_tastes.HOBBY_START, facts_tastes.hobby_start),
     Rule("hobby_stop", facts_tastes.HOBBY_STOP, facts_tastes.hobby_stop),
+    Rule("no_more", facts_tastes.NO_MORE, facts_tastes.no_more, negatable=True),
     Rule("likes", facts_tastes.LIKES, facts_tastes.likes),
     Rule("fav_it", facts_tastes.FAV_IT, facts_tastes.favourite_value),
     Rule("fav_mine", facts_tastes.FAV_MINE, facts_tastes.favourite_value),

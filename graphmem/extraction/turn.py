@@ -204,7 +204,7 @@ class Turn:
         if who is None:
             return None
         who = who.strip().rstrip(",").strip()
-        if who.lower() in ("i", "my", "me"):
+        if who.lower() in ("i", "my", "me", "ive"):
             return Subject(self.episode.speaker, []) if self.first_person else None
         if who.lower() == "we":  # the speaker's household: only for places and things
             return (
