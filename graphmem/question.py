@@ -1,5 +1,8 @@
 """Reading a question: whose fact, which predicate, which time mode, which window.
 
+(Over 500 lines: one reader, the phrase tables of each part of a question next to the
+function that reads that part, so a phrasing is added in one place.)
+
 ``read_question`` turns any phrasing into a :class:`Reading`:
 
 - "Who do I answer to at work right now?"          -> (me, manager, current)

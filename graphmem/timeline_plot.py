@@ -1,5 +1,8 @@
 """A picture of time: each predicate's values of one subject as bars over valid time.
 
+(Over 500 lines: the plan of a picture (window, lanes, labels that never collide) and
+its drawing are one idea, tested together through the plan's geometry.)
+
 ``plot_timeline(memory, "Sam", "timeline.png")`` draws what the store believes: a bar per
 value over the stretch it held (solid: true now; lighter: over in the world), one row
 per predicate (more when values overlap or their labels need the room). The picture is

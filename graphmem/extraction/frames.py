@@ -1,5 +1,8 @@
 """The frame classifier: which predicate a clause states, and whether it stopped.
 
+(Over 500 lines: the classifier and the span finder of each kind of value it gates are
+read together; split, each half would import the other's thresholds.)
+
 Rules read the phrasings they were written for. For a clause they read nothing from,
 :class:`FrameReader` asks a classifier over the clause's sentence embedding (MiniLM, the
 model retrieval already loads) which predicate it states (or none) and whether it is a
