@@ -8,6 +8,7 @@ files and the connection errors live in their own modules.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
@@ -41,7 +42,6 @@ from graphmem.store.neo4j.cypher import (
     CHECK_ROWS,
     CHECK_SCOPES,
     CHECK_STRUCTURE,
-    COUNT_VECTORS,
     CURRENT_BELIEF,
     CURRENT_ROWS,
     DEGREES,
@@ -63,6 +63,7 @@ from graphmem.store.neo4j.cypher import (
     FACT_MAP,
     INDEX_VECTOR_SEARCH,
     KEYWORD_SEARCH,
+    LABEL_SIZE,
     LOCK_CLOCKS,
     NEIGHBOURS,
     PREDICATE_FIELDS,
@@ -75,6 +76,7 @@ from graphmem.store.neo4j.cypher import (
     READ_ROWS,
     READ_SCOPES,
     ROW_ANCHORS,
+    SCOPE_SIZE,
     SEARCH_INDEXES,
     SET_SEARCH_TEXT,
     STATS,
@@ -114,7 +116,11 @@ except ImportError:  # pragma: no cover - a dependency, but the embedded backend
     neo4j_errors = None  # type: ignore[assignment]
 
 
-EXACT_LIMIT = 20_000  # vector search scores every allowed entry exactly up to this many
+# Vector search scores a scope's entries exactly while it holds at most this many (see
+# docs/scale.md for the measurement that chose it), and asks the approximate index past it.
+EXACT_LIMIT = 20_000
+INDEX_FETCH_MIN = 100  # candidates asked of the vector index at least
+INDEX_OVERFETCH = 4  # ... and this many times k over the scope's share of the index
 
 _BEGIN_ATTEMPTS = 8
 
@@ -483,23 +489,32 @@ class Neo4jBackend:
     def _vector_search(
         self, label: str, index: str, where: str, params: dict[str, Any], vector: Any, k: int
     ) -> list[tuple[str, float]]:
+        """Exact cosine over the scope's own entries while the scope holds at most
+        ``EXACT_LIMIT`` of them (cost: the scope's rows, whatever the other tenants hold);
+        past that, the approximate index over every scope, asked for as many candidates
+        as the scope's share of the index makes ``k`` of them likely to pass the filter,
+        and four times more until they do (or the whole index was asked)."""
         vector = float32_list(vector)
-        allowed = self._read(COUNT_VECTORS.format(label=label, where=where), **params)[0]["n"]
-        if allowed == 0:
+        size = self._scope_size(label, params["scope"])
+        if size == 0:
             return []
-        if allowed <= EXACT_LIMIT:
+        if size <= EXACT_LIMIT:
             cypher = EXACT_VECTOR_SEARCH.format(label=label, where=where)
             found = self._read(cypher, vector=vector, k=k, **params)
             return [(r["id"], r["score"]) for r in found]
-        # Many allowed: the approximate index, asked for more until k pass the filter.
-        total = self._read(COUNT_VECTORS.format(label=label, where="true"))
-        fetch = max(10 * k, 100)
+        total = self._read(LABEL_SIZE.format(label=label))[0]["n"]
+        fetch = min(total, max(INDEX_FETCH_MIN, math.ceil(INDEX_OVERFETCH * k * total / size)))
         cypher = INDEX_VECTOR_SEARCH.format(where=where)
         while True:
             found = self._read(cypher, index=index, fetch=fetch, vector=vector, k=k, **params)
-            if len(found) >= min(k, allowed) or fetch >= total[0]["n"]:
+            if len(found) >= k or fetch >= total:
                 return [(r["id"], r["score"]) for r in found]
-            fetch *= 4
+            fetch = min(total, fetch * 4)
+
+    def _scope_size(self, label: str, scope: str) -> int:
+        """How many ``label`` nodes the scope holds (a count over the scope's index
+        entries, no property read)."""
+        return self._read(SCOPE_SIZE.format(label=label), scope=scope)[0]["n"]
 
     def stats(self, scope: str | None = None) -> dict[str, int]:
         counts = {k: int(v) for k, v in dict(self._read(STATS, scope=scope)[0]).items()}
