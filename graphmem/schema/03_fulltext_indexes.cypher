@@ -14,3 +14,12 @@ OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
 // embedding), so "When did Priya start pottery?" finds Priya's "I signed up for pottery".
 CREATE FULLTEXT INDEX episode_search IF NOT EXISTS FOR (e:Episode) ON EACH [e.search_text]
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
+// What search reads: the same words beside the node's ``scope_key`` (a token made from its
+// scope, ``codecs.scope_key``), so a query ``(words) AND scope_key:<key>^0`` reads only its
+// own tenant's matches, Lucene intersecting the two, with the words' scores unchanged.
+// (fact_text and episode_search stay for Cypher written by hand.)
+CREATE FULLTEXT INDEX fact_text_scoped IF NOT EXISTS FOR (f:Fact) ON EACH [f.text, f.scope_key]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
+CREATE FULLTEXT INDEX episode_search_scoped IF NOT EXISTS
+FOR (e:Episode) ON EACH [e.search_text, e.scope_key]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};

@@ -3,6 +3,7 @@ property maps and back, instants as UTC DateTimes, labels and relationship types
 
 from __future__ import annotations
 
+import hashlib
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -42,6 +43,16 @@ def wire(t: datetime) -> str:
     '2024-03-01T12:30:00Z'
     """
     return t.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def scope_key(scope: str) -> str:
+    """The scope as one Lucene token (letters and digits, whatever the scope's spelling),
+    kept on searchable nodes so a full-text query can ask for one tenant's matches.
+
+    >>> scope_key("alice")
+    'k4deaec0cce54da89'
+    """
+    return "k" + hashlib.blake2b(scope.encode(), digest_size=8).hexdigest()
 
 
 def native(value: Any) -> datetime:
@@ -181,3 +192,13 @@ def lucene_query(text: str) -> str:
     hold only letters, digits and an apostrophe; the index's analyzer stems them)."""
     words = dict.fromkeys(w for w in LUCENE_WORD.findall(text.lower()) if w not in STOPWORDS)
     return " OR ".join(words)
+
+
+def scoped_lucene(words: str, scope: str) -> str:
+    """A full-text query for ``words`` (``lucene_query``) among one scope's nodes: the
+    scope clause has weight 0, so the scores are the words' alone.
+
+    >>> scoped_lucene("paris OR berlin", "alice")
+    '(paris OR berlin) AND scope_key:k4deaec0cce54da89^0'
+    """
+    return f"({words}) AND scope_key:{scope_key(scope)}^0"

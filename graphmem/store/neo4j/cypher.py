@@ -177,7 +177,7 @@ WITH row, s, o, embedding, p {.*, valid_from: datetime(p.valid_from),
   valid_to: datetime(p.valid_to), recorded_at: datetime(p.recorded_at),
   expired_at: datetime(p.expired_at)} AS props
 CREATE (s)-[:SUBJECT {scope: props.scope}]->(f:Fact)
-SET f = props {.*, vector_key: row.vector_key, embedding: embedding}
+SET f = props {.*, vector_key: row.vector_key, embedding: embedding, scope_key: row.scope_key}
 FOREACH (_ IN CASE WHEN o IS NULL THEN [] ELSE [1] END |
   CREATE (f)-[:OBJECT {scope: props.scope}]->(o)
   CREATE (s)-[r:$(row.type)]->(o)
@@ -405,18 +405,29 @@ RETURN x.id AS id, 2 * similarity - 1 AS score
 """
 
 # A large scope: the approximate index over every scope, asked for enough candidates that
-# ``k`` of this scope's pass the filter (``fetch`` grows with the other tenants' share).
+# ``k`` of this scope's pass the filter (``fetch`` grows with the other tenants' share),
+# the survivors re-scored exactly (the index ranks by quantised vectors: near ties come
+# out of order; measured recall@10 0.945 -> 0.988 at 100 candidates).
 INDEX_VECTOR_SEARCH = """
-CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS x, score
-WITH x, score WHERE {where}
-RETURN x.id AS id, 2 * score - 1 AS score
-ORDER BY score DESC, id
+CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS x
+WITH x WHERE {where}
+WITH x, vector.similarity.cosine(x.embedding, $vector) AS similarity
+ORDER BY similarity DESC, x.id
 LIMIT $k
+RETURN x.id AS id, 2 * similarity - 1 AS score
 """
 
-# ``$text`` holds the words (``text:(...)``) and the scope as a Lucene clause of weight 0
-# (``scoped_lucene``): Lucene intersects the scope's postings with the words', so the
-# statement reads only this scope's matches, and the scores are the words' alone.
+# Nodes written before ``scope_key`` existed get it once, when the scoped full-text
+# indexes are created (every write sets it since).
+SCOPES_WITHOUT_KEY = "MATCH (x:{label}) WHERE x.scope_key IS NULL RETURN DISTINCT x.scope AS scope"
+SET_SCOPE_KEY = """
+MATCH (x:{label}) USING INDEX x:{label}(scope) WHERE x.scope = $scope AND x.scope_key IS NULL
+CALL (x) {{ SET x.scope_key = $key }} IN TRANSACTIONS OF 10000 ROWS
+"""
+
+# ``$text`` holds the words and the scope as a Lucene clause of weight 0
+# (``codecs.scoped_lucene``): Lucene intersects the scope's postings with the words', so
+# the statement reads only this scope's matches, and the scores are the words' alone.
 KEYWORD_SEARCH = """
 CALL db.index.fulltext.queryNodes($index, $text) YIELD node AS x, score
 WITH x, score WHERE {where}
@@ -426,8 +437,8 @@ LIMIT $k
 """
 
 SEARCH_INDEXES = {
-    "facts": ("Fact", "fact_embedding", "fact_text"),
-    "episodes": ("Episode", "episode_embedding", "episode_search"),
+    "facts": ("Fact", "fact_embedding", "fact_text_scoped"),
+    "episodes": ("Episode", "episode_embedding", "episode_search_scoped"),
 }
 
 CHECK_STRUCTURE = """

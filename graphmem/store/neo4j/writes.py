@@ -30,6 +30,7 @@ from graphmem.store.neo4j.codecs import (
     fact_props,
     float32_list,
     relationship_type,
+    scope_key,
     wire,
 )
 from graphmem.store.neo4j.cypher import (
@@ -93,7 +94,8 @@ def batch_statements(batch: WriteBatch) -> list[Statement]:
         out.append(Statement(MERGE_ENTITIES, {"entities": entities}))
     if batch.episodes:
         episodes = [{name: getattr(e, name) for name in EPISODE_FIELDS}
-                    | {"timestamp": wire(e.timestamp), "search_text": episode_index_text(e)}
+                    | {"timestamp": wire(e.timestamp), "search_text": episode_index_text(e),
+                       "scope_key": scope_key(e.scope)}
                     for e in batch.episodes]  # fmt: skip
         out.append(Statement(MERGE_EPISODES, {"episodes": episodes}))
     if batch.expire:
@@ -102,7 +104,8 @@ def batch_statements(batch: WriteBatch) -> list[Statement]:
         out.append(Statement(EXPIRE_ROWS, {"expire": expire}))
     if batch.insert:
         rows = [{"type": relationship_type(r.predicate), "props": fact_props(r),
-                 "vector_key": text_owner(r.scope, r.text)} for r in batch.insert]  # fmt: skip
+                 "vector_key": text_owner(r.scope, r.text), "scope_key": scope_key(r.scope)}
+                for r in batch.insert]  # fmt: skip
         linked = sum(1 for r in batch.insert if r.object_id is not None)
         out.append(Statement(INSERT_ROWS, {"rows": rows}, lambda r: None
                              if (r["created"], r["linked"]) == (len(rows), linked)
