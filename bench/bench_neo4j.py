@@ -287,7 +287,7 @@ def time_searches(name: str, mem: Memory, plan: list, embedder) -> dict:
             plan, found, index_sets, strict=True
         ):
             t0 = time.perf_counter()
-            if name == "neo4j":
+            if hasattr(backend, "exact_search"):
                 exact = backend.exact_search("facts", RowQuery(scope, bounds), vector=q, k=10)
             else:
                 exact = backend.search("facts", RowQuery(scope, bounds), vector=q, text=None, k=10)[

@@ -67,6 +67,7 @@ from graphmem.store.neo4j.cypher import (
     KEYWORD_SEARCH,
     LABEL_SIZE,
     LOCK_CLOCKS,
+    LUCENE_HITS,
     NEIGHBOURS,
     PREDICATE_FIELDS,
     PUT_ENTITY,
@@ -126,6 +127,7 @@ except ImportError:  # pragma: no cover - a dependency, but the embedded backend
 EXACT_LIMIT = 20_000
 INDEX_FETCH_MIN = 100  # candidates asked of the vector index at least
 INDEX_OVERFETCH = 4  # ... and this many times k over the scope's share of the index
+KEYWORD_FETCH = 200  # a scope's best Lucene matches read at first (4x more while short)
 
 _BEGIN_ATTEMPTS = 8
 
@@ -492,10 +494,7 @@ class Neo4jBackend:
             out["vector"] = self._vector_search(label, vector_index, where, params, vector, k)
         words = lucene_query(text or "")
         if words:
-            cypher = KEYWORD_SEARCH.format(where=where)
-            lucene = scoped_lucene(words, query.scope)
-            found = self._read(cypher, index=text_index, text=lucene, k=k, **params)
-            out["keyword"] = [(r["id"], r["score"]) for r in found]
+            out["keyword"] = self._keyword_search(text_index, where, params, words, query, k)
         return out
 
     def _vector_search(
@@ -522,6 +521,24 @@ class Neo4jBackend:
             if len(found) >= k or fetch >= total:
                 return [(r["id"], r["score"]) for r in found]
             fetch = min(total, fetch * 4)
+
+    def _keyword_search(
+        self, index: str, where: str, params: dict[str, Any], words: str, query: RowQuery, k: int
+    ) -> list[tuple[str, float]]:
+        """The tenant's best Lucene matches that pass the time filter: Lucene is asked for
+        its top ``KEYWORD_FETCH`` of this scope, four times more while fewer than ``k``
+        pass and Lucene had more to give."""
+        cypher = KEYWORD_SEARCH.format(where=where)
+        lucene = scoped_lucene(words, query.scope)
+        fetch = max(KEYWORD_FETCH, 4 * k)
+        while True:
+            found = self._read(cypher, index=index, text=lucene, fetch=fetch, k=k, **params)
+            if len(found) >= k or self._lucene_hits(index, lucene, fetch) < fetch:
+                return [(r["id"], r["score"]) for r in found]
+            fetch *= 4
+
+    def _lucene_hits(self, index: str, lucene: str, fetch: int) -> int:
+        return self._read(LUCENE_HITS, index=index, text=lucene, fetch=fetch)[0]["n"]
 
     def _exact_vector_search(
         self, label: str, where: str, params: dict[str, Any], vector: list[float], k: int

@@ -428,12 +428,18 @@ CALL (x) {{ SET x.scope_key = $key }} IN TRANSACTIONS OF 10000 ROWS
 # ``$text`` holds the words and the scope as a Lucene clause of weight 0
 # (``codecs.scoped_lucene``): Lucene intersects the scope's postings with the words', so
 # the statement reads only this scope's matches, and the scores are the words' alone.
+# Lucene returns its best ``$fetch`` (``limit``): a large tenant's common word ("lives")
+# matches most of its rows, all of which the time filter would otherwise read.
 KEYWORD_SEARCH = """
-CALL db.index.fulltext.queryNodes($index, $text) YIELD node AS x, score
+CALL db.index.fulltext.queryNodes($index, $text, {{limit: $fetch}}) YIELD node AS x, score
 WITH x, score WHERE {where}
 RETURN x.id AS id, score
 ORDER BY score DESC, id
 LIMIT $k
+"""
+
+LUCENE_HITS = """
+CALL db.index.fulltext.queryNodes($index, $text, {limit: $fetch}) YIELD node RETURN count(*) AS n
 """
 
 SEARCH_INDEXES = {
