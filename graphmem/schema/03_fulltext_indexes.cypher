@@ -1,7 +1,7 @@
 // graphmem Neo4j schema, part 3: full-text (Lucene) indexes for keyword search.
 // The English analyzer drops stop words and stems ("moved" finds "move").
 // Query with db.index.fulltext.queryNodes('fact_text', $q) and filter scope and time in
-// WHERE before LIMIT (the procedure yields every match), as Neo4jBackend.search does.
+// WHERE before LIMIT (Neo4jBackend.search uses the scoped indexes at the end of this file).
 
 CREATE FULLTEXT INDEX fact_text IF NOT EXISTS FOR (f:Fact) ON EACH [f.text]
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
