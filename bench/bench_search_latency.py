@@ -462,8 +462,21 @@ def main() -> None:
         help="gc.freeze() after loading: full collections stop walking the loaded rows",
     )  # fmt: skip
     parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--backend", choices=("embedded", "neo4j"), default="embedded",
+        help="neo4j: bench_neo4j.py's search benchmark (Neo4j and the embedded store side "
+        "by side; GRAPHMEM_NEO4J_URI, --scopes tenants)",
+    )  # fmt: skip
+    parser.add_argument("--scopes", default="1,1000", help="with --backend neo4j")
     parser.add_argument("--reopen", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.backend == "neo4j":  # kept apart: bench_neo4j.py owns the Neo4j side
+        import bench_neo4j
+
+        uri = os.environ.get("GRAPHMEM_NEO4J_URI", "bolt://127.0.0.1:7687")
+        sizes, scopes = (list(map(int, x.split(","))) for x in (args.sizes, args.scopes))
+        bench_neo4j.search_main(sizes, scopes, args.queries, min(args.batch, 2000), uri, 1)
+        return
     if args.reopen is not None:
         import torch
 

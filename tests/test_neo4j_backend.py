@@ -387,6 +387,56 @@ def test_search_filters_scope_and_time_before_ranking(uri, tmp_path, monkeypatch
             mem.close()
 
 
+def test_a_tenants_search_reads_its_own_rows_whatever_the_others_hold(mem):
+    """A small scope is scored exactly from its own entries, and its keyword query asks
+    Lucene for its own matches only: other tenants' rows are never read, and the scores
+    are those of the unscoped full-text query."""
+    write_history(mem, "alice")
+    for n in range(30):  # other tenants, with the same words
+        mem.remember("Alice", "lives_in", f"Paris {n}", scope=f"other-{n}")
+    vector = HashEmbedder().embed(["Alice lives in Paris"])[0]
+    query = RowQuery("alice", TemporalBounds.history())
+    found = mem.backend.search("facts", query, vector=vector, text="Paris", k=5)
+    assert found["vector"] == mem.backend.exact_search("facts", query, vector=vector, k=5)
+    assert found["keyword"] and all(
+        r.scope == "alice"
+        for r in mem.backend.rows(RowQuery("alice", TemporalBounds.history(),
+                                           row_ids=tuple(i for i, _ in found["keyword"])))
+    )  # fmt: skip
+    scoped = cypher(mem, "CALL db.index.fulltext.queryNodes('fact_text_scoped', $q) "
+                    "YIELD node, score RETURN node.scope AS scope, node.id AS id, score",
+                    q=codecs.scoped_lucene("paris", "alice"))  # fmt: skip
+    everyone = cypher(mem, "CALL db.index.fulltext.queryNodes('fact_text', 'paris') "
+                      "YIELD node, score RETURN node.id AS id, score")  # fmt: skip
+    assert {r["scope"] for r in scoped} == {"alice"} and len(everyone) > len(scoped)
+    unscoped = {r["id"]: r["score"] for r in everyone}
+    assert all(r["score"] == pytest.approx(unscoped[r["id"]]) for r in scoped)
+
+
+def test_rows_stored_before_scope_keys_get_them_when_the_schema_is_applied(mem):
+    write_history(mem, "alice")
+    cypher(mem, "MATCH (x) WHERE x:Fact OR x:Episode REMOVE x.scope_key")
+    for index in ("fact_text_scoped", "episode_search_scoped"):
+        cypher(mem, f"DROP INDEX {index}")
+    assert set(mem.backend.apply_schema()) >= {"fact_text_scoped", "episode_search_scoped"}
+    missing = cypher(mem, "MATCH (x) WHERE (x:Fact OR x:Episode) AND x.scope_key IS NULL "
+                     "RETURN count(x) AS n")  # fmt: skip
+    assert missing == [{"n": 0}]
+    found = mem.backend.search("episodes", RowQuery("alice"), vector=None, text="berlin", k=5)
+    assert len(found["keyword"]) == 2
+
+
+def test_a_large_scope_is_searched_through_the_vector_index_rescored_exactly(mem, monkeypatch):
+    write_history(mem, "alice")
+    vector = HashEmbedder().embed(["Alice lives in Rome"])[0]
+    query = RowQuery("alice", TemporalBounds.history())
+    exact = mem.backend.exact_search("facts", query, vector=vector, k=3)
+    monkeypatch.setattr(neo4j_backend, "EXACT_LIMIT", 0)  # every scope is "large"
+    found = mem.backend.search("facts", query, vector=vector, text=None, k=3)["vector"]
+    assert [i for i, _ in found] == [i for i, _ in exact]
+    assert [s for _, s in found] == pytest.approx([s for _, s in exact], abs=1e-6)
+
+
 def test_the_vector_index_holds_fact_and_episode_vectors(mem):
     write_history(mem)
     vector = HashEmbedder().embed(["Alice lives in Berlin"])[0].tolist()

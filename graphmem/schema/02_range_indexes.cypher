@@ -24,3 +24,5 @@ CREATE INDEX episode_timestamp IF NOT EXISTS FOR (e:Episode) ON (e.timestamp);
 CREATE INDEX event_subject IF NOT EXISTS FOR (e:Event) ON (e.scope, e.subject_id);
 CREATE INDEX event_object IF NOT EXISTS FOR (e:Event) ON (e.scope, e.object_id);
 CREATE INDEX event_recorded_at IF NOT EXISTS FOR (e:Event) ON (e.recorded_at);
+// Search starts from a scope's own episodes (a small tenant's are scored exactly).
+CREATE INDEX episode_of_scope IF NOT EXISTS FOR (e:Episode) ON (e.scope);

@@ -45,10 +45,12 @@ Every node and relationship carries ``scope``; every read filters scope and time
 Cypher ``WHERE``. Times are Neo4j ``DateTime`` in UTC; open ends are the sentinels
 ``0001-01-01T00:00:00Z`` and ``9999-12-31T23:59:59.999999Z``, never null, so the query
 modes of ``graphmem.time.bitemporal`` are plain comparisons, written once
-(``TemporalBounds.cypher``). Searches filter before ranking: the full-text index yields every
-match and the filter runs before ``LIMIT``; vector search scores exactly the entries the
-filter allows while they are few (``EXACT_LIMIT``), and otherwise asks the vector index
-for ever more candidates until ``k`` pass the filter.
+(``TemporalBounds.cypher``). Searches filter before ranking and read the tenant's own rows:
+the full-text query carries the scope (``scope_key``, weight 0) so Lucene returns only
+the tenant's best matches, and the time filter runs before ``LIMIT``; vector search
+scores the scope's entries exactly (from the scope index) while that reads fewer rows
+than the vector index would need, and otherwise asks the index for ``k`` over the
+scope's share of it, re-scored exactly, and more until ``k`` pass (docs/scale.md).
 
 Writes and locking
 ------------------

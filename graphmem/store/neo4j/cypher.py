@@ -34,11 +34,26 @@ RESERVED_LABELS = frozenset(
 RESERVED_TYPES = frozenset({"SUBJECT", "OBJECT"})
 
 
-def projection(var: str, fields: Sequence[str]) -> str:
-    return var + " {" + ", ".join(f".{name}" for name in fields) + "}"
+def projection(var: str, fields: Sequence[str], times: Sequence[str] = ()) -> str:
+    """``var {.a, .b, t: <t as microseconds>}``: the fields, with the ``times`` among them
+    as integers (``micros``)."""
+    parts = [f"{name}: {micros(f'{var}.{name}')}" if name in times else f".{name}"
+             for name in fields]  # fmt: skip
+    return var + " {" + ", ".join(parts) + "}"
 
 
-FACT_MAP = projection("f", FACT_FIELDS)
+def micros(expr: str) -> str:
+    """A stored DateTime ``expr`` as microseconds since 1970, as reads return it
+    (``codecs.native`` reads it back): the driver hydrates a DateTime through pure-Python
+    temporal types, ~150 µs each, most of the time of a read of a few thousand rows.
+
+    >>> micros("f.valid_from")
+    'f.valid_from.epochSeconds * 1000000 + f.valid_from.microsecond'
+    """
+    return f"{expr}.epochSeconds * 1000000 + {expr}.microsecond"
+
+
+FACT_MAP = projection("f", FACT_FIELDS, TIME_FIELDS)
 
 
 def row_times(var: str) -> dict[str, str]:
@@ -96,7 +111,7 @@ SET_CLOCKS = """
 UNWIND $clocks AS c
 MERGE (k:Clock {scope: c.scope})
   ON CREATE SET k.event_seq = 0
-SET k.requested = c.requested, k.assigned = c.assigned
+SET k.requested = datetime(c.requested), k.assigned = datetime(c.assigned)
 """
 
 CURRENT_BELIEF = TemporalBounds().cypher(row_times("f"))
@@ -104,8 +119,9 @@ CURRENT_BELIEF = TemporalBounds().cypher(row_times("f"))
 CURRENT = TemporalBounds().cypher_text(row_times("f"), {"tb_recorded": "$pos_inf"})
 CURRENT_ROWS = f"""
 UNWIND $families AS fam
-MATCH (f:Fact {{scope: fam.scope, subject_id: fam.subject_id, predicate: fam.predicate}})
-WHERE {CURRENT_BELIEF[0]}
+MATCH (f:Fact) USING INDEX f:Fact(scope, subject_id, predicate)
+WHERE f.scope = fam.scope AND f.subject_id = fam.subject_id AND f.predicate = fam.predicate
+  AND {CURRENT_BELIEF[0]}
 RETURN {FACT_MAP} AS row
 """
 
@@ -118,7 +134,7 @@ MERGE (n:Entity {id: e.props.id})
 MERGE_EPISODES = """
 UNWIND $episodes AS e
 MERGE (n:Episode {id: e.id})
-  ON CREATE SET n += e
+  ON CREATE SET n += e {.*, timestamp: datetime(e.timestamp)}
 """
 
 PUT_ENTITY = """
@@ -144,26 +160,31 @@ EXPIRE_ROWS = f"""
 UNWIND $expire AS x
 MATCH (f:Fact) USING INDEX f:Fact(id)
 WHERE f.id = x.id AND {CURRENT}
-SET f.expired_at = x.at, f.expired_by = x.by, f.caption = f.caption + x.note
-WITH f, x
+WITH f, x, datetime(x.at) AS at, f.caption + x.note AS caption
+SET f.expired_at = at, f.expired_by = x.by, f.caption = caption
+WITH f, x, at, caption
 {DIRECT_RELATIONSHIP}
-SET r.expired_at = x.at, r.expired_by = x.by, r.caption = f.caption
+SET r.expired_at = at, r.expired_by = x.by, r.caption = caption
 """
 
+# Every read first (entities, a known vector of the text), then only writes: the planner
+# needs no Eager barrier between them. Times arrive as text (``codecs.wire``).
 INSERT_ROWS = """
 UNWIND $rows AS row
 MATCH (s:Entity {id: row.props.subject_id})
 OPTIONAL MATCH (o:Entity {id: row.props.object_id})
-CREATE (s)-[:SUBJECT {scope: row.props.scope}]->(f:Fact)
-SET f = row.props, f.vector_key = row.vector_key
-FOREACH (_ IN CASE WHEN o IS NULL THEN [] ELSE [1] END |
-  CREATE (f)-[:OBJECT {scope: row.props.scope}]->(o)
-  CREATE (s)-[r:$(row.type)]->(o)
-  SET r = row.props)
-WITH f, o, row
 OPTIONAL MATCH (known:Embedding {owner_id: row.vector_key})
-SET f.embedding = known.embedding
-RETURN count(f) AS created, count(o) AS linked
+WITH row, s, o, known.embedding AS embedding, row.props AS p
+WITH row, s, o, embedding, p {.*, valid_from: datetime(p.valid_from),
+  valid_to: datetime(p.valid_to), recorded_at: datetime(p.recorded_at),
+  expired_at: datetime(p.expired_at)} AS props
+CREATE (s)-[:SUBJECT {scope: props.scope}]->(f:Fact)
+SET f = props {.*, vector_key: row.vector_key, embedding: embedding, scope_key: row.scope_key}
+FOREACH (_ IN CASE WHEN o IS NULL THEN [] ELSE [1] END |
+  CREATE (f)-[:OBJECT {scope: props.scope}]->(o)
+  CREATE (s)-[r:$(row.type)]->(o)
+  SET r = props)
+RETURN count(*) AS created, count(o) AS linked
 """
 
 APPEND_EVENTS = """
@@ -172,8 +193,9 @@ MATCH (c:Clock {scope: g.scope})
 SET c.event_seq = coalesce(c.event_seq, 0) + size(g.events)
 WITH g, c.event_seq - size(g.events) AS base
 UNWIND range(0, size(g.events) - 1) AS i
+WITH g.events[i] AS x, base + i + 1 AS seq
 CREATE (e:Event)
-SET e = g.events[i], e.seq = base + i + 1
+SET e = x {.*, recorded_at: datetime(x.recorded_at)}, e.seq = seq
 RETURN count(e) AS created
 """
 
@@ -366,35 +388,65 @@ RETURN COUNT {{ (f:Fact) WHERE $scope IS NULL OR f.scope = $scope }} AS rows,
 
 # Searches: ``{label}`` is Fact or Episode, ``{where}`` the search filter on ``x``.
 # Neo4j reports cosine as (1 + cos) / 2; graphmem (like the embedded store) uses cos.
-COUNT_VECTORS = "MATCH (x:{label}) WHERE {where} AND x.embedding IS NOT NULL RETURN count(x) AS n"
+# Every statement starts from the scope (an index seek on ``scope``, pinned by a hint)
+# or from the search index, never from a time index whose entries are every tenant's.
+SCOPE_SIZE = (
+    "MATCH (x:{label}) USING INDEX x:{label}(scope) WHERE x.scope = $scope RETURN count(x) AS n"
+)
 
+LABEL_SIZE = "MATCH (x:{label}) RETURN count(x) AS n"
+
+# A small scope: every allowed entry of the scope scored exactly (cost: the scope's rows).
 EXACT_VECTOR_SEARCH = """
-MATCH (x:{label}) WHERE {where} AND size(x.embedding) = size($vector)
+MATCH (x:{label}) USING INDEX x:{label}(scope)
+WHERE {where} AND size(x.embedding) = size($vector)
 WITH x, vector.similarity.cosine(x.embedding, $vector) AS similarity
 ORDER BY similarity DESC, x.id
 LIMIT $k
 RETURN x.id AS id, 2 * similarity - 1 AS score
 """
 
+# A large scope: the approximate index over every scope, asked for enough candidates that
+# ``k`` of this scope's pass the filter (``fetch`` grows with the other tenants' share),
+# the survivors re-scored exactly (the index ranks by quantised vectors: near ties come
+# out of order; measured recall@10 0.945 -> 0.988 at 100 candidates).
 INDEX_VECTOR_SEARCH = """
-CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS x, score
-WITH x, score WHERE {where}
-RETURN x.id AS id, 2 * score - 1 AS score
-ORDER BY score DESC, id
+CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS x
+WITH x WHERE {where}
+WITH x, vector.similarity.cosine(x.embedding, $vector) AS similarity
+ORDER BY similarity DESC, x.id
 LIMIT $k
+RETURN x.id AS id, 2 * similarity - 1 AS score
 """
 
+# Nodes written before ``scope_key`` existed get it once, when the scoped full-text
+# indexes are created (every write sets it since).
+SCOPES_WITHOUT_KEY = "MATCH (x:{label}) WHERE x.scope_key IS NULL RETURN DISTINCT x.scope AS scope"
+SET_SCOPE_KEY = """
+MATCH (x:{label}) USING INDEX x:{label}(scope) WHERE x.scope = $scope AND x.scope_key IS NULL
+CALL (x) {{ SET x.scope_key = $key }} IN TRANSACTIONS OF 10000 ROWS
+"""
+
+# ``$text`` holds the words and the scope as a Lucene clause of weight 0
+# (``codecs.scoped_lucene``): Lucene intersects the scope's postings with the words', so
+# the statement reads only this scope's matches, and the scores are the words' alone.
+# Lucene returns its best ``$fetch`` (``limit``): a large tenant's common word ("lives")
+# matches most of its rows, all of which the time filter would otherwise read.
 KEYWORD_SEARCH = """
-CALL db.index.fulltext.queryNodes($index, $text) YIELD node AS x, score
+CALL db.index.fulltext.queryNodes($index, $text, {{limit: $fetch}}) YIELD node AS x, score
 WITH x, score WHERE {where}
 RETURN x.id AS id, score
 ORDER BY score DESC, id
 LIMIT $k
 """
 
+LUCENE_HITS = """
+CALL db.index.fulltext.queryNodes($index, $text, {limit: $fetch}) YIELD node RETURN count(*) AS n
+"""
+
 SEARCH_INDEXES = {
-    "facts": ("Fact", "fact_embedding", "fact_text"),
-    "episodes": ("Episode", "episode_embedding", "episode_search"),
+    "facts": ("Fact", "fact_embedding", "fact_text_scoped"),
+    "episodes": ("Episode", "episode_embedding", "episode_search_scoped"),
 }
 
 # A row's direct relationship mirrors it: the same id and the same (copied) expiry.

@@ -30,7 +30,8 @@ from graphmem.store.neo4j.codecs import (
     fact_props,
     float32_list,
     relationship_type,
-    utc,
+    scope_key,
+    wire,
 )
 from graphmem.store.neo4j.cypher import (
     APPEND_EVENTS,
@@ -62,7 +63,7 @@ class Statement:
 
 
 def clock_statement(clocks: dict[str, Clock]) -> Statement:
-    rows = [{"scope": s, "requested": utc(c.requested), "assigned": utc(c.assigned)}
+    rows = [{"scope": s, "requested": wire(c.requested), "assigned": wire(c.assigned)}
             for s, c in clocks.items()]  # fmt: skip
     return Statement(SET_CLOCKS, {"clocks": rows})
 
@@ -93,16 +94,18 @@ def batch_statements(batch: WriteBatch) -> list[Statement]:
         out.append(Statement(MERGE_ENTITIES, {"entities": entities}))
     if batch.episodes:
         episodes = [{name: getattr(e, name) for name in EPISODE_FIELDS}
-                    | {"timestamp": utc(e.timestamp), "search_text": episode_index_text(e)}
+                    | {"timestamp": wire(e.timestamp), "search_text": episode_index_text(e),
+                       "scope_key": scope_key(e.scope)}
                     for e in batch.episodes]  # fmt: skip
         out.append(Statement(MERGE_EPISODES, {"episodes": episodes}))
     if batch.expire:
-        expire = [{"id": rid, "at": utc(at), "by": by, "note": ended_note(by)}
+        expire = [{"id": rid, "at": wire(at), "by": by, "note": ended_note(by)}
                   for rid, at, by in batch.expire]  # fmt: skip
         out.append(Statement(EXPIRE_ROWS, {"expire": expire}))
     if batch.insert:
         rows = [{"type": relationship_type(r.predicate), "props": fact_props(r),
-                 "vector_key": text_owner(r.scope, r.text)} for r in batch.insert]  # fmt: skip
+                 "vector_key": text_owner(r.scope, r.text), "scope_key": scope_key(r.scope)}
+                for r in batch.insert]  # fmt: skip
         linked = sum(1 for r in batch.insert if r.object_id is not None)
         out.append(Statement(INSERT_ROWS, {"rows": rows}, lambda r: None
                              if (r["created"], r["linked"]) == (len(rows), linked)
