@@ -85,7 +85,7 @@ def works(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
 JOIN = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:joined|join|joins|joining|(?:started|start|starts|starting|"
     r"began|begin)\s+(?:a\s+new\s+job\s+|my\s+new\s+job\s+|working\s+|work\s+|"
-    r"an\s+internship\s+)?(?:at|with|for)|(?:got|landed|scored|snagged)\s+(?:a\s+|the\s+)?(?:new\s+)?(?:job|"
+    r"an\s+internship\s+)?(?:at|with|for)|got\s+(?:a\s+|the\s+)?(?:new\s+)?(?:job|"
     r"position|role|gig|internship)\s+(?:at|with)|(?:accepted|took)\s+(?:a|an|the)"
     r"\s+(?:new\s+)?(?:job|position|role|offer|internship)\s+(?:at|with|from)|(?:got|was|"
     r"been|were|get)\s+hired\s+(?:at|by)|signed\s+with|(?:started|start|starting|began|"
@@ -163,43 +163,6 @@ def leave(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     return emit(x, c, m, "works_at", [name], aspect, obj_span=found[:2])
 
 
-# A verbless job line: "new gig, backend engineer at Monzo", "content lead at a charity
-# called Green Shoots", "nine years at Lidl now". The speaker's, at the clause's start.
-TITLE_AT = pattern(
-    r"^\s*(?:(?i:new\s+(?:job|gig|role|position)|big\s+news|update)\W{1,4})?"
-    r"(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}<JOB>)\s+(?i:at|for|with)\s+"
-    r"(?:(?i:an?|the)\s+\w+(?:\s+\w+)?\s+(?i:called|named)\s+)?"
-)
-YEARS_AT = pattern(
-    r"^\s*(?:(?i:i['’]ve\s+|i\s+have\s+|i\s+)?(?i:been)|(?:\d+|<NUM>|(?i:a\s+few|many|two|ten))\s+"
-    r"(?i:years?|yrs|months?))\s+(?i:at|with)\s+"
-)
-NOTICE_AT = pattern(
-    r"<SUBJ><AUX>\s+(?P<v>(?i:gave|handed\s+in|handed|put\s+in|turned\s+in))\s+(?:(?i:my|in\s+my|"
-    r"his|her)\s+)?(?i:notice|resignation|badge|two\s+weeks(?:['’])?(?:\s+notice)?)\s+(?i:at|to)\s+"
-)
-
-
-def title_at(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
-    """The speaker's title and employer from a verbless job line."""
-    found = entity(c, m.end())
-    if not found or not x.me or found[2] in PLACES or is_place(found[2]):
-        return None
-    fresh = re.search(r"(?i)\b(?:new|started|starting|joined|hired|first\s+day)\b", x.text)
-    aspect = "change" if fresh else "state"
-    out = emit(x, c, m, "job_title", [clean(m.group("title")).lower()], aspect, subject=x.me)
-    return out + emit(x, c, m, _employer(found[2]), [found[2]], aspect, subject=x.me,
-                      obj_span=found[:2])  # fmt: skip
-
-
-def notice_at(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
-    """ "I gave notice at Brightline", "handed in my badge at Hartwell": leaving."""
-    found = entity(c, m.end())
-    if not found:
-        return None
-    return emit(x, c, m, "works_at", [found[2]], "retract", obj_span=found[:2])
-
-
 # Chat leaves out "I am / I work": "still at Ribble, fully remote now", "now at Monzo".
 STILL_AT = pattern(
     r"^\s*(?:(?i:i)\s+)?(?P<v>(?i:still|now))\s+(?:(?i:working|employed|based)\s+)?"
@@ -217,10 +180,8 @@ def still_at(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     found = entity(c, m.end())
     if not found or not x.me or found[2] in PLACES or is_place(found[2]):
         return None
-    verb = (m.groupdict().get("v") or "").lower()
+    verb = m.group("v").lower()
     aspect = {"still": "state", "now": "change", "first": "change"}.get(verb, "retract")
-    if m.re is YEARS_AT:
-        aspect = "state"
     predicate = _employer(found[2])
     return emit(x, c, m, predicate, [found[2]], aspect, subject=x.me, obj_span=found[:2])
 

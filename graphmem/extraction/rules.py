@@ -121,7 +121,6 @@ RULES: tuple[Rule, ...] = (
     Rule("job_loss", facts_work.JOB_LOSS, facts_work.job_loss),
     Rule("leave", facts_work.LEAVE, facts_work.leave),
     Rule("day_at", facts_work.DAY_AT, facts_work.still_at),
-    Rule("notice_at", facts_work.NOTICE_AT, facts_work.notice_at),
     Rule(
         "friends_no_more",
         facts_people.FRIENDS_NO_MORE,
@@ -147,8 +146,6 @@ RULES: tuple[Rule, ...] = (
     Rule("still_in", facts_place.STILL_IN, facts_place.still_in),
     Rule("here_in", facts_place.HERE_IN, facts_place.here_in),
     Rule("still_at", facts_work.STILL_AT, facts_work.still_at),
-    Rule("years_at", facts_work.YEARS_AT, facts_work.still_at),
-    Rule("title_at", facts_work.TITLE_AT, facts_work.title_at),
     Rule("join", facts_work.JOIN, facts_work.join),
     Rule("employer", facts_work.EMPLOYER, facts_work.employer),
     Rule("job_title", facts_work.JOB_TITLE, facts_work.job_title),
