@@ -185,11 +185,12 @@ def test_export_jsonl_graphml_cypher(cli, tmp_path):
     ]
     assert all(s.endswith(";") for s in statements)
     rows = [s for s in statements if s.startswith("UNWIND") and "AS row " in s]
-    assert sum(s.count("vector_key: ") for s in rows) == len(facts)  # one map per row
+    # one map per row, each with its literal key (the statement's body names the key too)
+    assert sum(s.count("vector_key: '") for s in rows) == len(facts)
     assert any("type: 'LIVES_IN'" in s for s in rows)
 
     stdout = cli("--no-embed", "--scope", "demo", "export", "--format", "cypher").stdout
-    assert stdout.count("vector_key: ") == len(facts)
+    assert stdout.count("vector_key: '") == len(facts)
     summary = cli.json("--no-embed", "--scope", "demo", "export", "-o", "x.graphml")
     assert summary == {"output": "x.graphml", "format": "graphml", "count": len(facts)}
 
