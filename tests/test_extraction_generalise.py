@@ -213,6 +213,17 @@ def test_a_word_like_system_inside_chat_is_just_a_word():
             "Callum and I have called it a day",
             ("retract", "Maya", "partner", "Callum", "2025-03-12"),
         ),
+        # "im"/"ive" without the apostrophe are "I'm"/"I've"
+        ("Im vegan now", ("supersede", "Maya", "diet", "vegan", "2025-03-12")),
+        # a project is its name, not the kind of thing it is; or what the turn calls it
+        (
+            "im on the Orbit app project w my course mates",
+            ("assert", "Maya", "works_on", "Orbit", "2025-03-12"),
+        ),
+        (
+            "I'm on the sepsis protocol project now, it's called Sentinel",
+            ("assert", "Maya", "works_on", "Sentinel", "2025-03-12"),
+        ),
     ],
 )
 def test_chat_shapes_beyond_full_sentences(text, expected):
@@ -228,6 +239,8 @@ def test_chat_shapes_beyond_full_sentences(text, expected):
         "Bob, my brother, thinks I moved to Leeds",  # a report that opens the clause frames it
         "dropped my Galaxy S23 in the river, phoneless now",  # a phone they no longer have
         "Lisa and I are done with the report",  # done with a task, not with a partner
+        "id love to live in Paris",  # "id" is not "I'd" read as a statement
+        "feeling ill, staying in bed",  # "ill" is not "I'll"
     ],
 )
 def test_shapes_that_state_no_such_fact(text):

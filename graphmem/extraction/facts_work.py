@@ -14,7 +14,7 @@ import re
 from graphmem.extraction.clauses import Clause
 from graphmem.extraction.gazetteer import is_place
 from graphmem.extraction.lexicon import HOBBY_GAMES, JOB_NOUNS, PLACES
-from graphmem.extraction.objects import clean, entity, object_end, phrase, project_name
+from graphmem.extraction.objects import clean, entity, named_head, object_end, phrase, project_name
 from graphmem.extraction.patterns import alternation, pattern
 from graphmem.extraction.timing import (
     BE_AUX,
@@ -52,10 +52,22 @@ def _employer(name: str) -> str:
     return "studies_at" if _SCHOOL.search(name) else "works_at"
 
 
-def _project(c: Clause, pos: int) -> str | None:
+def _project(x: Turn, c: Clause, pos: int) -> str | None:
     stop = _PROJECT_STOP.search(c.s, pos, object_end(c, pos))
     chunk = c.s[pos : stop.start() if stop else object_end(c, pos)]
-    return project_name(chunk)
+    # "the Orbit app project w my course mates": the name ends with the word "project"
+    head = re.match(r"(?:\S+\s+){1,4}?(?i:project)\b(?!\s+[A-Z])", chunk)
+    called = _CALLED.search(x.text, c.start, c.start + len(c.s) + 60)
+    if head and called and not re.search(r"[A-Z]", head.group(0)[1:]):
+        return called.group(1)  # "the sepsis protocol project now, it's called Sentinel"
+    name = project_name(head.group(0) if head else chunk)
+    return named_head(name) if name else None
+
+
+# "..., it's called Sentinel", "codename Tarpon": the name of the project just described
+_CALLED = re.compile(
+    r"(?:\bcalled|\bnamed|\bcodename[d]?)\s+['‘\"“]?([A-Z][\w\-]+(?:\s+[A-Z][\w\-]+)?)"
+)
 
 
 def _cessation(c: Clause, upcoming: bool) -> str | None:
@@ -97,7 +109,7 @@ JOIN = pattern(
 
 def join(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     """ "I joined Acme", "I start at Acme on Monday", "I started a PhD at ETH"."""
-    project = _project(c, m.end())
+    project = _project(x, c, m.end())
     verb = m.group("v").lower()
     form = verb_form(verb, _JOIN_FORMS)
     aspect = aspect_of(m.group("aux") or "", "change" if form == "state" else form)
@@ -143,7 +155,7 @@ def leave(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     aspect = _cessation(c, upcoming=bool(re.match(r"leav|quitting", verb)))
     rest = c.s[m.end() :]
     if re.match(r"(?i)(?:the\s+)?(?:[\w\-]+\s+){0,3}project\b|project\s", rest):
-        return emit(x, c, m, "works_on", [_project(c, m.end())], aspect)
+        return emit(x, c, m, "works_on", [_project(x, c, m.end())], aspect)
     hobby = _HOBBY_QUIT.match(rest)
     if hobby and verb in ("quit", "quitting"):
         return emit(x, c, m, "hobby", [hobby.group(1).lower()], aspect)
@@ -304,7 +316,7 @@ WORKS_ON = pattern(
 
 def works_on(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     """ "I'm working on the Apollo project", "I lead Project Zeus"."""
-    project = _project(c, m.end())
+    project = _project(x, c, m.end())
     if not project:
         return []
     verb = " ".join(m.group("v").lower().split())
@@ -379,7 +391,7 @@ OFF_PROJECT = pattern(
 def off_project(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     """ "I'm off the Apollo project"; "Maré shipped. I'm off the project now": the
     project on record that the turn names before the clause (none named: nothing)."""
-    project = _project(c, m.end())
+    project = _project(x, c, m.end())
     if project and project.lower() in ("project", "it", "that", "this"):
         before = x.text[: c.start].casefold()
         on_record = [o for s, p, o in x.memory.said if p == "works_on"]

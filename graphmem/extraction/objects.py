@@ -249,6 +249,16 @@ def project_name(text: str) -> str | None:
     return None
 
 
+def named_head(name: str) -> str:
+    """ "Orbit app" / "Saffron payments" -> "Orbit" / "Saffron": a name followed by the
+    kind of thing it is in lower case; "the sepsis protocol" stays as it is."""
+    words = name.split()
+    cased = 0
+    while cased < len(words) and words[cased][:1].isupper():
+        cased += 1
+    return " ".join(words[:cased]) if 0 < cased < len(words) else name
+
+
 def parse_day_month(text: str) -> str | None:
     """A birthday at the start of ``text``: ``1990-05-03``, or ``--05-03`` without a year."""
     month = alternation(MONTHS)

@@ -44,7 +44,8 @@ REL_MODIFIERS = (
 )
 REL = rf"(?:{REL_MODIFIERS}(?i:{_REL_WORDS}|{_PET_WORDS}))"
 PET = rf"(?i:{_PET_WORDS})"
-FIRST = r"(?<![\w'’])(?:I|i)(?:ve)?(?![\w])"  # "ive taken up pilates": chat drops the apostrophe
+# "ive taken up pilates", "im on Orbit": chat drops the apostrophe; <AUX> takes the "ve"/"m"
+FIRST = r"(?<![\w'’])(?:I|i)(?=(?:m|ve)?(?![\w]))"
 # "my brother's in Toronto working at Rogers": a name right after "in" is a place, not
 # who the clause is about
 _NOT_AFTER_PREPOSITION = "".join(
@@ -140,7 +141,11 @@ AUX_PHRASES = (
     "luckily",
     "proudly",
 )
-AUX = r"(?:\s*(?:['’](?:m|s|ve|ll|re|d))\b|\s+(?i:" + alternation_words(AUX_PHRASES) + r")\b)*"
+AUX = (
+    r"(?:\s*(?:['’](?:m|s|ve|ll|re|d))\b|(?<=\b[Ii])(?:m|ve)\b|\s+(?i:"
+    + alternation_words(AUX_PHRASES)
+    + r")\b)*"
+)
 
 
 _PROJ = r"(?P<proj>(?:(?!\b(?:is|was|has|had|got)\b)[^,;])+?)"
