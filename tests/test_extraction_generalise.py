@@ -213,6 +213,15 @@ def test_a_word_like_system_inside_chat_is_just_a_word():
             "Callum and I have called it a day",
             ("retract", "Maya", "partner", "Callum", "2025-03-12"),
         ),
+        # a neighbourhood stands for the city the turn puts it in
+        (
+            "we live in Shoreditch, London now",
+            ("assert", "Maya", "lives_in", "London", "2025-03-12"),
+        ),
+        (
+            "Olá from PORTO 🌉 we live in Bonfim, the flat has a balcony",
+            ("assert", "Maya", "lives_in", "Porto", "2025-03-12"),
+        ),
         # "im"/"ive" without the apostrophe are "I'm"/"I've"
         ("Im vegan now", ("supersede", "Maya", "diet", "vegan", "2025-03-12")),
         # a project is its name, not the kind of thing it is; or what the turn calls it

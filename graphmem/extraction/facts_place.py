@@ -27,7 +27,34 @@ _MOVE_FORMS = {
 _LIVE_FORMS = {r"lived|resided": "past", r"settled": "change"}
 
 
-def _place(c: Clause, pos: int):
+def _place(x: Turn, c: Clause, pos: int):
+    found = _named_place(c, pos)
+    if found is None or found[2] in PLACES or is_place(found[2]):
+        return found
+    city = _city_around(x, c, found[1])  # "a flat in Arroios" after "Olá from LISBOA!!"
+    return (found[0], found[1], city) if city else found
+
+
+# The city a neighbourhood lies in: "in Bonfim, Porto", "in Arroios in Lisbon", or the
+# place the turn greets from ("Olá from PORTO 🌉 ... we live in Bonfim").
+_GREETING_FROM = re.compile(
+    r"(?i)(?:^|[.!?]\s+)\W*(?:hello|hi|hey|hiya|ol[áa]|greetings|love|cheers|howdy|yo|salut|"
+    r"hallo|ciao|hola|bonjour)\b[\s,!]*(?:again\s+)?from\s+"
+)
+_WITHIN = re.compile(r"\s*,\s*|\s+in\s+")
+
+
+def _city_around(x: Turn, c: Clause, end: int) -> str | None:
+    at = c.start + end - len(c.prefix)  # in the turn: the clause may end at the comma
+    within = _WITHIN.match(x.text, at) if at >= c.start else None
+    if within and (city := place_at(x.text, within.end())):
+        return city[2]
+    greeting = _GREETING_FROM.search(x.text)
+    city = place_at(x.text, greeting.end()) if greeting else None
+    return city[2] if city else None
+
+
+def _named_place(c: Clause, pos: int):
     found = entity(c, pos)
     if found is None or found[2][:1].islower():
         # typed in lower case in a cased message: "my sis lives in accra now"
@@ -57,7 +84,7 @@ _VISIT = re.compile(
 
 def be_in(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     """ "X is in <Place>" says where X lives only for a known place name and no visit."""
-    found = _place(c, m.end())
+    found = _place(x, c, m.end())
     if not found or _VISIT.search(c.s, m.start()):
         return None
     name = found[2]
@@ -78,7 +105,7 @@ STILL_IN = pattern(
 
 def still_in(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     """ "still in Leeds" (a state), "now in Pune" (a change) about the speaker."""
-    found = _place(c, m.end())
+    found = _place(x, c, m.end())
     comma = c.s.find(",", found[1]) if found else -1
     if not found or _VISIT.search(c.s, m.start(), comma if comma > 0 else len(c.s)) or not x.me:
         return None
@@ -95,7 +122,7 @@ HERE_IN = pattern(r"(?<![\w'’])(?:(?i:over|up|down|out|back\s+home)\s+)?(?i:he
 
 
 def here_in(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
-    found = _place(c, m.end())
+    found = _place(x, c, m.end())
     if not found or not x.me or _PASSING.search(x.text):
         return None
     name = found[2]
@@ -117,7 +144,7 @@ LIVE = pattern(
 
 
 def lives(x: Turn, c: Clause, m: re.Match, forms=_LIVE_FORMS) -> list[Draft] | None:
-    found = _place(c, m.end())
+    found = _place(x, c, m.end())
     if not found:
         return []
     aspect = aspect_of(m.group("aux") or "", verb_form(m.group("v"), forms))
@@ -148,6 +175,6 @@ HOME = pattern(
 
 def home(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     """ "my (new) home is in Ghent"."""
-    found = _place(c, m.end())
+    found = _place(x, c, m.end())
     aspect = "change" if m.group("new") else "state"
     return emit(x, c, m, "lives_in", [found[2]], aspect, subject=x.me) if found else []
