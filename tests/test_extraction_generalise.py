@@ -213,6 +213,27 @@ def test_a_word_like_system_inside_chat_is_just_a_word():
             "Callum and I have called it a day",
             ("retract", "Maya", "partner", "Callum", "2025-03-12"),
         ),
+        # reporting lines in chat's shapes: described, bare, the other way round, none
+        (
+            "these days I report to a guy named Sanjay",
+            ("assert", "Maya", "manager", "Sanjay", "2025-03-12"),
+        ),
+        (
+            "I am a data analyst at HDFC Bank, reporting to Prakash.",
+            ("assert", "Maya", "manager", "Prakash", "2025-03-12"),
+        ),
+        (
+            "Tyler and Bri report to me starting this week",
+            ("supersede", "Bri", "manager", "Maya", "2025-03-10"),
+        ),
+        (
+            "my line manager's called Bernie and she's a legend",
+            ("assert", "Maya", "manager", "Bernie", "2025-03-12"),
+        ),
+        (
+            "My wife's boss is this jerk named Todd",
+            ("assert", "Maya's wife", "manager", "Todd", "2025-03-12"),
+        ),
         # a neighbourhood stands for the city the turn puts it in
         (
             "we live in Shoreditch, London now",
@@ -250,11 +271,12 @@ def test_chat_shapes_beyond_full_sentences(text, expected):
         "Lisa and I are done with the report",  # done with a task, not with a partner
         "id love to live in Paris",  # "id" is not "I'd" read as a statement
         "feeling ill, staying in bed",  # "ill" is not "I'll"
+        "Luis got moved over to my crew last week",  # a person moved, not a deadline
     ],
 )
 def test_shapes_that_state_no_such_fact(text):
     predicates = {f[2] for f in _facts(text)}
-    assert not predicates & {"lives_in", "hobby", "works_at", "phone", "partner"}
+    assert not predicates & {"lives_in", "hobby", "works_at", "phone", "partner", "deadline"}
 
 
 def test_when_answers_only_a_start_the_chat_dated(tmp_path):
@@ -267,3 +289,14 @@ def test_when_answers_only_a_start_the_chat_dated(tmp_path):
         # no time was said: the turn's date is when it was mentioned, not when it began
         joined = mem.ask("when did I start at Acme?", speaker="Maya", scope="s")
         assert not joined.known and "first mentioned on 2024-06-10" in joined.answer
+
+
+def test_no_manager_any_more_ends_the_one_on_record():
+    extractor = RuleExtractor()
+    turns = ["I report to Rob.", "rob left so i dont even have a line manager rn lol"]
+    facts = []
+    for n, text in enumerate(turns):
+        episode = Episode(scope="s", session="a", turn=n, speaker="Maya", role="user",
+                          text=text, timestamp=f"2025-03-1{n}T10:00:00Z")  # fmt: skip
+        facts += [(f.op, f.subject, f.predicate, f.object) for f in extractor.extract(episode)]
+    assert facts == [("assert", "Maya", "manager", "Rob"), ("retract", "Maya", "manager", "Rob")]

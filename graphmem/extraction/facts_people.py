@@ -21,7 +21,9 @@ from graphmem.extraction.turn import Draft, Turn, emit
 
 REL_IS = pattern(
     # "my" may go unsaid at the start of a clause: "New boss is Deepa"
-    r"(?:(?i:my|our)\s+|^\s*(?:(?i:new|current|actual)\s+)?)(?P<rel><REL>)(?i:s|es)?(?:['’]s\s+(?i:names?))?\s+(?i:is|are|'s|’s)"
+    r"(?:(?i:my|our)\s+|^\s*(?:(?i:new|current|actual)\s+)?)(?P<rel><REL>)(?i:s|es)?(?:['’]s\s+(?i:names?))?"
+    # "my line manager's called Bernie"
+    r"(?:\s+(?i:is|are|'s|’s)|['’]s(?=\s+(?i:called|named)\b))"
     # "our new manager is a fellow named Gord": a person described, then named
     r"\s+(?i:now\s+|called\s+|named\s+|(?:a|an|this|some)\s+(?:[a-z]+\s+){0,2}?"
     r"(?:fellow|guy|man|woman|lady|bloke|chap|girl|person|someone|gentleman)\s+"
@@ -61,8 +63,10 @@ def relation(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
 
 
 POSS_REL = pattern(
-    r"(?P<who><PERSON>)['’]s\s+(?P<rel><REL>)\s+(?i:is|was)\s+(?i:now\s+)?(?P<obj><PERSON>)"
-    r"(?![\w'’])"
+    # "Ana's manager is Rui", "my wife's boss is this jerk named Todd"
+    r"(?P<who><PERSON>|(?i:my)\s+<REL>)['’]s\s+(?P<rel><REL>)\s+(?i:is|was)\s+(?i:now\s+)?"
+    r"(?:(?i:a|an|this|some)\s+(?:[a-z]+\s+){0,2}?(?i:fellow|guy|man|woman|lady|bloke|chap|girl|"
+    r"person|someone|jerk|gentleman)\s+(?i:named|called)\s+)?(?P<obj><PERSON>)(?![\w'’])"
 )
 
 

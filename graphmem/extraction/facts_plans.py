@@ -37,13 +37,16 @@ _ERRANDS = frozenset(
 _PLAN_SKIP = frozenset(words("be have need try say tell ask think wait let see get do"))
 
 
-def deadline_date(x: Turn, c: Clause, after: int) -> tuple[str, str] | None:
-    """The date a deadline clause names after ``after``, formatted by its grain, and the
-    time phrase."""
+def deadline_date(
+    x: Turn, c: Clause, after: int, within: int | None = None
+) -> tuple[str, str] | None:
+    """The date a deadline clause names after ``after`` (at most ``within`` characters
+    after it), formatted by its grain, and the time phrase."""
+    limit = len(c.s) if within is None else after + within
     found = [
         te
         for te in x.future_times(c)
-        if c.relative(te)[0] >= after and te.text.lower() not in VAGUE_TIMES
+        if after <= c.relative(te)[0] <= limit and te.text.lower() not in VAGUE_TIMES
     ]
     if not found:  # a bare month after "to" ("pushed to October") is only read on request
         rest = c.s[after:].strip(" .!?").split()
@@ -114,7 +117,8 @@ def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
                 (o for (_, p), o in reversed(x.memory.known.items()) if p == "works_on"), None
             )
         )
-    date = deadline_date(x, c, m.end())
+    # "pushed to the 14th": the date is what it moved to ("moved to my crew last week" is not)
+    date = deadline_date(x, c, m.end(), within=8 if m.re is DEADLINE_MOVED else None)
     if not subject or not date:
         return []
     op = "supersede" if _CHANGED.search(c.s) else "assert"

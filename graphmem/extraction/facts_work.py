@@ -14,7 +14,15 @@ import re
 from graphmem.extraction.clauses import Clause
 from graphmem.extraction.gazetteer import is_place
 from graphmem.extraction.lexicon import HOBBY_GAMES, JOB_NOUNS, PLACES
-from graphmem.extraction.objects import clean, entity, named_head, object_end, phrase, project_name
+from graphmem.extraction.objects import (
+    clean,
+    entity,
+    named_head,
+    names,
+    object_end,
+    phrase,
+    project_name,
+)
 from graphmem.extraction.patterns import alternation, pattern
 from graphmem.extraction.timing import (
     BE_AUX,
@@ -400,9 +408,15 @@ def off_project(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     return emit(x, c, m, "works_on", [project], "retract") if project else []
 
 
+# The one reported to may be described first: "to a guy named Sanjay", "to our new CEO Maya"
+_DESCRIBED = (
+    r"(?:(?i:a|an|this|some|our|my|the)\s+(?:[a-z][\w\-]*\s+|[A-Z]{2,5}\s+){0,3}?"
+    r"(?:(?i:named|called)\s+)?)?"
+)
 REPORT_TO = pattern(
-    r"<SUBJ><AUX>\s+(?P<v>(?i:report|reports|reporting|reported|started\s+reporting))"
-    r"\s+(?i:directly\s+)?(?i:to)\s+(?P<obj><PERSON>)"
+    r"(?:(?:^|,)\s*(?P<bare>(?i:still\s+|now\s+|currently\s+)?(?=reporting))|<SUBJ><AUX>\s+)"
+    r"(?P<v>(?i:report|reports|reporting|reported|started\s+reporting))"
+    rf"\s+(?i:directly\s+)?(?i:to)\s+{_DESCRIBED}(?P<obj><PERSON>)(?![\w'’])"
 )
 
 
@@ -414,4 +428,46 @@ def reports_to(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         if "started" in verb or "now" in (m.group("aux") or "").lower()
         else (aspect_of(m.group("aux") or "", "past" if verb == "reported" else "state"))
     )
+    if m.group("bare") is not None:  # "..., reporting to Prakash": the speaker
+        return emit(x, c, m, "manager", [m.group("obj")], aspect, subject=x.me) if x.me else []
     return emit(x, c, m, "manager", [m.group("obj")], aspect)
+
+
+# The other way round: "Marko reports to me now", "Tyler and Bri report to me starting this
+# week", "marko reports to me now after the restructure".
+REPORTS_TO_ME = pattern(
+    r"(?P<obj><PERSONS>)<AUX>\s+(?P<v>(?i:report|reports|reporting|started\s+reporting|"
+    r"answer|answers))\s+(?i:directly\s+)?(?i:to)\s+(?i:me)\b"
+)
+
+
+def reports_to_me(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """The speaker manages each one named."""
+    if not x.me:
+        return []
+    changed = "started" in m.group("v").lower() or re.search(
+        r"(?i)\b(?:now|starting|from|since)\b", c.s[m.end() :] + " " + (m.group("aux") or "")
+    )
+    aspect = "change" if changed else aspect_of(m.group("aux") or "", "state")
+    out: list[Draft] = []
+    for name in names(m.group("obj")):
+        subject = x.subject(name, c.span)
+        if subject and subject.name and subject.name != x.me:
+            out += emit(x, c, m, "manager", [x.me], aspect, subject=subject.name)
+    return out
+
+
+# No manager any more: "rob left so i dont even have a line manager rn", "technically i
+# have no boss", "I don't report to anybody": the one on record is no longer it.
+NO_MANAGER = pattern(
+    r"<I><AUX>\s+(?:(?i:don['’]?t|do\s+not)\s+(?:(?i:even|really|currently)\s+)?"
+    r"(?:(?i:have)\s+(?:(?i:a|an|any)\s+)?(?:(?i:line|direct|official|proper|actual)\s+)?"
+    r"(?i:manager|boss|supervisor|line\s+manager)|(?i:report)\s+(?i:to)\s+(?i:anybody|anyone|"
+    r"any\s*one))|(?i:have)\s+(?i:no)\s+(?:(?i:line|direct|official|proper|actual)\s+)?"
+    r"(?i:manager|boss|supervisor|line\s+manager))\b"
+)
+
+
+def no_manager(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    current = x.memory.known.get((x.me, "manager")) if x.me else None
+    return emit(x, c, m, "manager", [current], "retract", subject=x.me) if current else []
