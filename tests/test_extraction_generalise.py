@@ -213,6 +213,23 @@ def test_a_word_like_system_inside_chat_is_just_a_word():
             "Callum and I have called it a day",
             ("retract", "Maya", "partner", "Callum", "2025-03-12"),
         ),
+        # a phone by its name, wherever the sentence says the speaker has it now
+        (
+            "gaz got me a pixel 9 for our anniversary",
+            ("supersede", "Maya", "phone", "Pixel 9", "2025-03-12"),
+        ),
+        (
+            "dropped the pixel in the bath 💀 on an iphone 15 now",
+            ("supersede", "Maya", "phone", "iPhone 15", "2025-03-12"),
+        ),
+        (
+            "I got a new phone, iPhone 16, gift from my husband.",
+            ("supersede", "Maya", "phone", "iPhone 16", "2025-03-12"),
+        ),
+        (
+            "swapped my iPhone 11 for a Pixel 8",
+            ("supersede", "Maya", "phone", "Pixel 8", "2025-03-12"),
+        ),
         # reporting lines in chat's shapes: described, bare, the other way round, none
         (
             "these days I report to a guy named Sanjay",
@@ -272,6 +289,8 @@ def test_chat_shapes_beyond_full_sentences(text, expected):
         "id love to live in Paris",  # "id" is not "I'd" read as a statement
         "feeling ill, staying in bed",  # "ill" is not "I'll"
         "Luis got moved over to my crew last week",  # a person moved, not a deadline
+        "I'm finally off that taped-up S21",  # a phone given up
+        "should I get a Pixel 9?",  # a question
     ],
 )
 def test_shapes_that_state_no_such_fact(text):

@@ -240,6 +240,70 @@ PHONE_HAVE = pattern(
 )
 
 
+# A phone named anywhere in a sentence that says the speaker has it now: "gaz got me a
+# pixel 9", "Galaxy S24 now", "on an iphone 15 now", "back to an iPhone 13", "I got a new
+# phone, iPhone 16". Read from the value out, after the shaped rules above: the brand and
+# model say it is a phone whatever the phrasing; the sentence says whose and whether new.
+PHONE_ANY = pattern(rf"(?<![\w'’]){DEVICE}")
+_TO_ME = re.compile(
+    r"(?i)\b(?:got|gave|bought|get|gets|pick(?:ed)?|picked\s+out|set\s+up|sent|ordered)\s+me\b"
+    r"|\bfor\s+me\b|\bgift\s+from\b|\b(?:I|i)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?"
+    r"(?:got|bought|ordered|switched|upgraded|moved|went)\b|\b(?:I|i)['’]?m\s+(?:now\s+)?on\b"
+)
+_NOW_ON = re.compile(
+    r"(?i)\bnew\s+(?:phone|mobile)\b|\b(?:got|gave|bought|arrived|switched|upgraded|now|"
+    r"back\s+to|set\s+up|finally)\b"
+)
+_SOMEONE_ELSE = re.compile(
+    r"(?i)\b(?:his|her|their|she|he|they)\b(?!\s+(?:got|gave|bought|picked|set)\s+me)"
+    r"|[A-Za-z]+['’]s\s+(?:got|phone|new)\b|\bmy\s+\w+['’]?s\s+phone\b"
+)
+
+
+_GONE_AFTER = re.compile(
+    r"\W*(?:\w+\s+){0,2}?(?:goes|went|died|broke|is\s+dead|is\s+gone|got\s+(?:nicked|stolen)|"
+    r"retired|into\s+the\s+drawer)\b",
+    re.I,
+)
+
+
+def _sentence(text: str, pos: int) -> tuple[int, int]:
+    start = max(text.rfind(". ", 0, pos), text.rfind("! ", 0, pos), text.rfind("? ", 0, pos))
+    ends = [e for e in (text.find(". ", pos), text.find("! ", pos), text.find("? ", pos)) if e >= 0]
+    return (start + 2 if start >= 0 else 0), (min(ends) if ends else len(text))
+
+
+def phone_any(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """The speaker's phone by its name, where the sentence says they have it now: the
+    first of the clause's phones that it says so of ("dropped the pixel ... on an iphone
+    15 now")."""
+    if not x.me:
+        return None
+    for found in PHONE_ANY.finditer(c.s, m.start()):
+        if (drafts := _phone_now(x, c, found)) is not None:
+            return drafts
+    return None
+
+
+def _phone_now(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    at = c.start + m.start() - len(c.prefix)
+    lo, hi = _sentence(x.text, max(at, 0))
+    before, after = x.text[lo : max(at, lo)], x.text[at + len(m.group(0)) : hi]
+    near = re.split(r"[,;:—–]|\s(?:and|so|but|now)\s|[^\w\s'’.-]", before)[-1]
+    if (
+        _PHONE_GONE.search(near)
+        or re.search(r"\boff\s+(?:that|the|my)\b", near)
+        or _GONE_AFTER.match(after)
+    ):
+        return None  # "off that taped-up S21", "the Pixel 7a goes into the drawer"
+    to_me = _TO_ME.search(before) or re.match(r"\s*(?i:now|these\s+days)\b", after)
+    if not to_me and (_SOMEONE_ELSE.search(before) or not _NOW_ON.search(before + after)):
+        return None
+    if not to_me and not re.search(r"(?i)\b(?:new\s+phone|on\s+an?|back\s+to|my\s+new)\b", before):
+        return None
+    return emit(x, c, m, "phone", [device_name(m.group("dev"))], "change", subject=x.me)
+
+
 def device_name(text: str) -> str:
     """ "google pixel 9" -> "Pixel 9", "Iphone 15 pro" -> "iPhone 15 Pro"."""
     device = " ".join(text.split())
@@ -257,5 +321,14 @@ def phone(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         return None  # "dropped my Galaxy S23 in the Spree": one they no longer have
     changed = "v" in m.re.groupindex and m.group("v") is not None
     who = m.group("who") if "who" in m.re.groupindex else None
+    if changed and re.match(r"\s+me\b", m.string[m.end("v") :]):
+        who = None  # "gaz got me a pixel 9": the speaker's
+    if changed and re.match(r"(?i)swapped|traded|switched|changed", m.group("v")):
+        # "swapped my iPhone 11 for a Pixel 8": the new one is the one after "for"/"to"
+        new = re.compile(rf"\b(?i:for|to)\s+(?:(?i:a|an|the)\s+)?(?:(?i:new|shiny)\s+)*{DEVICE}")
+        later = new.search(m.string, m.end("v"))
+        if later is None:
+            return None
+        device = device_name(later.group("dev"))
     aspect = "change" if changed else "state"
     return emit(x, c, m, "phone", [device], aspect, **({} if who else {"subject": x.me}))

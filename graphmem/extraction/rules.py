@@ -171,6 +171,7 @@ RULES: tuple[Rule, ...] = (
     Rule("phone_is", facts_things.PHONE_IS, facts_things.phone),
     Rule("phone_have", facts_things.PHONE_HAVE, facts_things.phone),
     Rule("phone_mine", facts_things.PHONE_MINE, facts_things.phone),
+    Rule("phone_any", facts_things.PHONE_ANY, facts_things.phone_any),
     Rule("pet_have", facts_things.PET_HAVE, facts_things.pet_have),
     Rule("pet_named", facts_things.PET_NAMED, facts_things.pet_named),
     Rule("pet_named_later", facts_things.PET_NAMED_LATER, facts_things.pet_named_later),
