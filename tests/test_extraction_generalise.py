@@ -319,3 +319,43 @@ def test_no_manager_any_more_ends_the_one_on_record():
                           text=text, timestamp=f"2025-03-1{n}T10:00:00Z")  # fmt: skip
         facts += [(f.op, f.subject, f.predicate, f.object) for f in extractor.extract(episode)]
     assert facts == [("assert", "Maya", "manager", "Rob"), ("retract", "Maya", "manager", "Rob")]
+
+
+@pytest.mark.parametrize(
+    ("said", "correction", "expected"),
+    [
+        ("my sister Layla lives in Luton", "nah sorry layla is in leicester not luton my bad",
+         ("Layla", "lives_in", "Leicester", "Luton")),
+        ("my phone is a Samsung Galaxy S24", "s23 actually, not s24. the 24 was silly money",
+         ("Maya", "phone", "Samsung Galaxy S23", "Samsung Galaxy S24")),
+        ("I got an iPhone 16 Pro", "lol it's the plain 16 not the pro",
+         ("Maya", "phone", "iPhone 16", "iPhone 16 Pro")),
+        ("I'm vegetarian", "actually im pescatarian not veggie, i eat fish",
+         ("Maya", "diet", "pescatarian", "vegetarian")),
+        ("my manager is Dean", "wait nah his name is Dan not Dean my bad lol",
+         ("Maya", "manager", "Dan", "Dean")),
+        # the wrong value first, the right one after it
+        ("I play golf", "sorry not golf, padel", ("Maya", "hobby", "padel", "golf")),
+        ("I live in Tamworth", "omg no not tamworth, TOWNSVILLE, voice to text hates me",
+         ("Maya", "lives_in", "Townsville", "Tamworth")),
+        ("I work at Schneider", "No wait not Schneider, I'm with Knight.",
+         ("Maya", "works_at", "Knight", "Schneider")),
+    ],
+)  # fmt: skip
+def test_a_value_set_against_the_one_on_record_corrects_it(said, correction, expected):
+    extractor = RuleExtractor()
+    facts = []
+    for n, text in enumerate([said, correction]):
+        episode = Episode(scope="s", session="a", turn=n, speaker="Maya", role="user",
+                          text=text, timestamp=f"2025-03-1{n}T10:00:00Z")  # fmt: skip
+        facts = extractor.extract(episode)
+    assert [(f.subject, f.predicate, f.object, f.wrong_object) for f in facts
+            if f.op == "correct"] == [expected]  # fmt: skip
+
+
+def test_not_b_corrects_nothing_when_b_was_never_said():
+    extractor = RuleExtractor()
+    for n, text in enumerate(["I'm vegan now, not just for January", "Leeds, not London, rules"]):
+        episode = Episode(scope="s", session="a", turn=n, speaker="Maya", role="user",
+                          text=text, timestamp=f"2025-03-1{n}T10:00:00Z")  # fmt: skip
+        assert not [f for f in extractor.extract(episode) if f.op == "correct"]

@@ -24,7 +24,14 @@ from graphmem.extraction.clauses import Clause
 from graphmem.extraction.facts_plans import deadline_date
 from graphmem.extraction.facts_things import DEVICE
 from graphmem.extraction.lexicon import DIETS, PROGRAMMING_LANGUAGES
-from graphmem.extraction.objects import PRONOUN_OBJECTS, clean, parse_day_month, title_if_lower
+from graphmem.extraction.objects import (
+    PRONOUN_OBJECTS,
+    clean,
+    named_head,
+    parse_day_month,
+    project_name,
+    title_if_lower,
+)
 from graphmem.extraction.secrets import contains_secret
 from graphmem.extraction.turn import Draft, Turn
 from graphmem.predicates import PredicateRegistry
@@ -172,6 +179,95 @@ def _object_only(x: Turn, c: Clause) -> list[Draft]:
     ]
 
 
+# "nah sorry layla is in leicester not luton my bad", "s23 actually, not s24", "his name
+# is Dan not Dean": a value set against one on record, with or without a marker. The
+# value on record is the evidence: "A not B" corrects only where B is a value said before.
+_A_NOT_B = re.compile(
+    r"(?P<a>[^\W_][\w'’.\- ]{0,40}?)\s*,?\s+(?i:not|instead\s+of|rather\s+than)\s+"
+    r"(?:(?i:an?|the|my)\s+)?(?P<b>[^\W_][\w'’.\-]*(?:\s+[\w'’.\-]+){0,3}?)"
+    r"(?=\s*(?:[,.;:!?)\-–—]|$|\s+(?i:my|lol|lmao|im|i|he|she|it|its|the|sorry|haha|tbh|"
+    r"and|but|either|so|bc|because|is|was|as|though|then|oops|whoops|ha|x+|😂|😅|😭)\b))"
+)
+# where the value starts in the words before "not": after the last of these
+_VALUE_STARTS = re.compile(
+    r"(?i)^.*\b(?:is|are|was|'s|’s|its|it['’]s|s|meant|said|in|at|for|a|an|the|actually|im|i['’]m|"
+    r"am|called|named|names|name['’]s|on|to|with)\s+"
+)
+_MARKERS = re.compile(
+    r"(?i)^(?:(?:sorry|omg|no|nope|nah|wait|jk|lol|lmao|ok|okay|oh|ugh|so|um|hmm|yeah|"
+    r"well|oops|whoops|correction|it['’]?s|its|it\s+is|i\s+said|i\s+meant)\b[\s,:!.]*)*"
+)
+_VALUE_AFTER = re.compile(
+    r"\s*[,;:\-–—]?\s*(?:(?i:lol|haha|sorry)\s*,?\s*)*(?:(?i:it['’]?s|its|it\s+is|i['’]?m\s+with|"
+    r"i\s+meant|i\s+work\s+at|it\s+was)\s+)?(?P<a>[^,.;!?]{1,40}?)(?=\s*(?:[,.;!?]|$|\s+(?i:i|lol|"
+    r"voice|my|sorry|bc|because)\b))"
+)
+_FILLER = re.compile(r"(?i)\b(?:plain|normal|regular|basic|standard|just|actually|lol|ok)\b\s*")
+
+
+def swapped_values(x: Turn) -> list[Draft]:
+    """Corrections the turn makes by setting a value against one on record ("A, not
+    B"), for the facts it has not already corrected."""
+    out: list[Draft] = []
+    done = {(d.subject, d.predicate) for d in x.drafts if d.op == "correct"}
+    for m in _A_NOT_B.finditer(x.text):
+        wrong = clean(m.group("b"))
+        named = [(s, p, o) for s, p, o in reversed(x.memory.said) if _same_or_synonym(wrong, o)]
+        if not named or (named[0][0], named[0][1]) in done:
+            continue
+        subject, predicate, known = named[0]
+        raw = _MARKERS.sub("", _VALUE_STARTS.sub("", m.group("a").strip()))
+        if not raw.strip(" ,.!?") or _MARKERS.fullmatch(m.group("a").strip() + " "):
+            # "sorry not golf, padel", "No wait not Schneider, I'm with Knight"
+            after = _VALUE_AFTER.match(x.text, m.end())
+            raw = after.group("a") if after else ""
+        raw = _FILLER.sub("", raw).strip(" ,.!?") or raw
+        if not raw or len(raw.split()) > 4 or raw.lower().split()[0] in PRONOUN_OBJECTS:
+            continue
+        value = _swapped(predicate, raw, wrong, known)
+        if not value or value.casefold() == known.casefold() or not _fits(predicate, value):
+            continue
+        if contains_secret(value):
+            continue
+        done.add((subject, predicate))
+        out.append(Draft("correct", subject, predicate, value, NEG_INF, POS_INF, m.span(),
+                         wrong_object=known))  # fmt: skip
+    return out
+
+
+def _same_or_synonym(wrong: str, known: str) -> bool:
+    if same_value(wrong, known):
+        return True
+    diet = DIETS.get(wrong.casefold())
+    return diet is not None and diet == known.casefold()
+
+
+def _swapped(predicate: str, raw: str, wrong: str, known: str) -> str | None:
+    """The corrected value: ``raw`` in place of the part of ``known`` that was wrong."""
+    if predicate == "diet":
+        return DIETS.get(raw.casefold())
+    if predicate in ("deadline", "birthday"):
+        return None  # dates are read by their own rules
+    whole = _completed(clean(raw), wrong, known)
+    prefix = " ".join(whole.split()[: -len(raw.split())])
+    if whole != clean(raw) and prefix.casefold().endswith(clean(raw).casefold()):
+        whole = prefix  # "the plain 16, not the pro" of an "iPhone 16 Pro": "iPhone 16"
+    if predicate == "phone":
+        whole = " ".join(
+            w.upper() if re.fullmatch(r"[a-z]\d+[a-z]?", w) else w for w in whole.split()
+        )
+        return whole
+    if predicate in ("job_title", "hobby", "diet"):
+        return whole.lower()
+    if predicate == "works_on":
+        return title_if_lower(named_head(project_name(whole) or whole))
+    if _PREDICATES.get(predicate).object_kind == "entity" or predicate.startswith("favourite_"):
+        # "TOWNSVILLE" typed in capitals for emphasis is Townsville (an acronym is shorter)
+        whole = " ".join(w.title() if len(w) > 4 and w.isupper() else w for w in whole.split())
+        return title_if_lower(whole)
+    return whole
+
+
 def _fits(predicate: str, value: str) -> bool:
     """Whether ``value`` has the shape of a ``predicate`` value (for the kinds that have one)."""
     if predicate == "phone":
@@ -211,6 +307,7 @@ def _corrects(x: Turn, c: Clause, d: Draft) -> bool:
 
 def _as_correction(c: Clause, d: Draft) -> Draft:
     timed = d.time_text is not None
+    wrong = DIETS.get((c.wrong or "").casefold(), c.wrong) if d.predicate == "diet" else c.wrong
     return Draft(
         "correct",
         d.subject,
@@ -220,7 +317,7 @@ def _as_correction(c: Clause, d: Draft) -> Draft:
         d.valid_to if timed else POS_INF,
         d.span,
         d.time_text,
-        c.wrong,
+        wrong,
         d.confidence,
     )
 

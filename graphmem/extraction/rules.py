@@ -58,7 +58,13 @@ from graphmem.extraction.clauses import (
     read_clause,
     split_clauses,
 )
-from graphmem.extraction.corrections import add, calls_it_wrong, corrected, recalls_a_slip
+from graphmem.extraction.corrections import (
+    add,
+    calls_it_wrong,
+    corrected,
+    recalls_a_slip,
+    swapped_values,
+)
 from graphmem.extraction.frames import FrameReader
 from graphmem.extraction.guards import blocked, mutes_sentence, speaks_as_system
 from graphmem.extraction.patterns import SUBJ
@@ -304,6 +310,8 @@ class RuleExtractor:
         if self.frames is not None and unread:
             for draft in self.frames.read(x, unread, found):
                 add(x, draft)
+        for draft in swapped_values(x):
+            add(x, draft)
         return self._finish(x)
 
     def _apply(self, x: Turn, c: Clause) -> None:
