@@ -213,6 +213,17 @@ def test_a_word_like_system_inside_chat_is_just_a_word():
             "Callum and I have called it a day",
             ("retract", "Maya", "partner", "Callum", "2025-03-12"),
         ),
+        # a pastime said as a habit, as the speaker's thing, or as over
+        ("netball every tuesday w the girls", ("assert", "Maya", "hobby", "netball", "2025-03-12")),
+        (
+            "Ham radio's been my thing for years",
+            ("assert", "Maya", "hobby", "ham radio", "2025-03-12"),
+        ),
+        (
+            "Still in Kochi, still reading every night before bed.",
+            ("assert", "Maya", "hobby", "reading", "2025-03-12"),
+        ),
+        ("pottery is done for me", ("retract", "Maya", "hobby", "pottery", "2025-03-12")),
         # a phone by its name, wherever the sentence says the speaker has it now
         (
             "gaz got me a pixel 9 for our anniversary",
@@ -290,6 +301,9 @@ def test_chat_shapes_beyond_full_sentences(text, expected):
         "feeling ill, staying in bed",  # "ill" is not "I'll"
         "Luis got moved over to my crew last week",  # a person moved, not a deadline
         "I'm finally off that taped-up S21",  # a phone given up
+        "still driving every day to work",  # a chore, not a pastime
+        "Still spinning the dial on the radio most nights",  # a verb with its object
+        "still waiting for the bus",
         "should I get a Pixel 9?",  # a question
     ],
 )

@@ -38,7 +38,8 @@ _NOT_HOBBIES = frozenset(
         "looking using trying doing having making taking saying telling wondering planning "
         "considering waking sleeping drinking noticing paying spending saving wearing buying "
         "checking tracking keeping putting bringing asking talking coming leaving moving "
-        "preparing packing researching experiencing struggling worrying"
+        "preparing packing researching experiencing struggling worrying driving commuting "
+        "studying revising teaching nursing babysitting cleaning"
     )
 )
 
@@ -237,6 +238,71 @@ def hobby_stop(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     if first in _NOT_HOBBIES or first in ("smoking", "drinking", "vaping"):
         return []
     return emit(x, c, m, "hobby", [activity], "retract")
+
+
+# A pastime read from its name out, where the clause says it is the speaker's habit:
+# "netball every tuesday w the girls", "still bouldering twice a week", "Reading is my
+# main hobby", "Ham radio's been my thing", "pottery is done for me", "Golf and me are
+# done". A gerund counts only with the habit said (every..., twice a week, my thing).
+_PASTIME = (
+    r"(?P<obj>(?i:<HOBBY>)|(?:(?i:[a-z]+)\s+)?(?i:[a-z]{3,}ing)|(?i:ham\s+radio|parkrun|"
+    r"model\s+trains|[a-z]+\s+fishing))"
+)
+# at the clause's start or after a comma ("Still in Kochi, still reading every night"); the
+# clause may carry the speaker's elided "I"
+_LEAD = r"(?:^|(?<=[,;]))\s*(?:I\s+)?"
+_OFTEN = (
+    r"(?i:(?:every|each|most)\s+(?:(?:other|single)\s+)?(?:day|week|weekend|morning|evening|"
+    r"night|mon|tue|wed|thu|fri|sat|sun)\w*|(?:twice|once|three\s+times|\d\s*x)\s+(?:a|per)\s+"
+    r"(?:week|wk|month|day))"
+)
+HOBBY_HABIT = pattern(
+    rf"{_LEAD}(?:(?i:still|been|now|also)\s+)?(?:(?i:doing|playing|going)\s+)?"
+    rf"{_PASTIME}(?:\s+[\w'’&/]+){{0,4}}?\s+(?:{_OFTEN})\b"
+)
+HOBBY_STILL = pattern(
+    rf"{_LEAD}(?i:still)\s+(?:(?i:doing|playing|at)\s+)?(?:(?i:the)\s+)?{_PASTIME}\b"
+)
+HOBBY_MINE = pattern(
+    rf"{_LEAD}{_PASTIME}(?:['’]s|\s+is|\s+has)\s+(?:(?i:been)\s+)?(?i:my)\s+(?:(?i:main|new|other|"
+    r"big|one|only|favourite|favorite|fave|fav)\s+)*(?P<kind>(?i:hobby|thing|vice|passion|"
+    r"obsession|escape|outlet))\b"
+)
+HOBBY_DONE = pattern(
+    rf"{_LEAD}{_PASTIME}\s+(?:(?i:is|['’]s)\s+(?i:done|over|finished)\s+(?i:for\s+me)|(?i:and)\s+"
+    r"(?i:me|I)\s+(?i:are|r)\s+(?i:done|finished|over))\b"
+)
+
+
+def hobby_habit(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """The speaker's pastime, said as a habit, their thing, or one that is over."""
+    activity = " ".join(m.group("obj").lower().split())
+    first = activity.split()[0]
+    named = (
+        activity in HOBBY_GAMES
+        or activity.split()[-1] in HOBBY_GAMES
+        or bool(re.fullmatch(r"ham radio|parkrun|model trains|[a-z]+ fishing", activity))
+    )
+    if not x.me or first in _NOT_HOBBIES or activity.split()[-1] in _NOT_HOBBIES:
+        return None
+    if first in ("my", "the", "a", "an", "i", "been", "still", "doing", "playing", "going"):
+        activity = " ".join(activity.split()[1:]) or activity
+    if not named and not activity.endswith("ing") and m.re not in (HOBBY_MINE, HOBBY_DONE):
+        return None
+    if m.re is HOBBY_STILL and not named and not re.search(_OFTEN, c.s):
+        return None  # "still waiting": a gerund needs the habit said
+    if re.match(r"\s+(?i:the|a|an|my|his|her|their|our|it|them)\b", c.s[m.end("obj") :]):
+        return None  # "still spinning the dial": a verb with its object
+    aspect = "retract" if m.re is HOBBY_DONE else "state"
+    if (
+        m.re is HOBBY_MINE
+        and m.group("kind").lower() != "hobby"
+        and not (named or activity.endswith("ing"))
+    ):
+        return None  # "Python's my thing": not a pastime by its shape
+    if m.re is HOBBY_MINE and re.search(r"(?i)\bnew\b", m.group(0)):
+        aspect = "change"
+    return emit(x, c, m, "hobby", [activity], aspect, subject=x.me, obj_span=m.span("obj"))
 
 
 # Favourites: one value at a time per category ("Rust has become my go-to language").
