@@ -27,6 +27,10 @@ def test_truecase_restores_names_and_keeps_offsets():
     assert truecase(text) == "moved to Leeds and started at Monzo lol"
     assert len(truecase(text)) == len(text)
     assert not needs_truecase("I moved to Leeds.")
+    # after a word of work: the employer, to where plain words start again
+    assert truecase("i left the house, quit st james's, now a job at boots customer care") == (
+        "I left the house, quit St James's, now a job at Boots customer care"
+    )
 
 
 @pytest.mark.parametrize(
@@ -213,6 +217,16 @@ def test_a_word_like_system_inside_chat_is_just_a_word():
             "Callum and I have called it a day",
             ("retract", "Maya", "partner", "Callum", "2025-03-12"),
         ),
+        # an employer typed in lower case after a word of work, though the words are English
+        (
+            "left kestrel labs last month",
+            ("retract", "Maya", "works_at", "Kestrel Labs", "2025-02-01"),
+        ),
+        (
+            "got a part time job at boots 💊 customer assistant",
+            ("supersede", "Maya", "works_at", "Boots", "2025-03-12"),
+        ),
+        ("new job at jd sports!!", ("supersede", "Maya", "works_at", "JD Sports", "2025-03-12")),
         # a pastime said as a habit, as the speaker's thing, or as over
         ("netball every tuesday w the girls", ("assert", "Maya", "hobby", "netball", "2025-03-12")),
         (

@@ -105,7 +105,8 @@ def works(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
 JOIN = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:joined|join|joins|joining|(?:started|start|starts|starting|"
     r"began|begin)\s+(?:a\s+new\s+job\s+|my\s+new\s+job\s+|working\s+|work\s+|"
-    r"an\s+internship\s+)?(?:at|with|for)|got\s+(?:a\s+|the\s+)?(?:new\s+)?(?:job|"
+    r"an\s+internship\s+)?(?:at|with|for)|got\s+(?:a\s+|the\s+)?(?:(?:new|part[- ]?time|"
+    r"full[- ]?time|summer|weekend|shift|permanent|temp|proper|real)\s+)*(?:job|"
     r"position|role|gig|internship)\s+(?:at|with)|(?:accepted|took)\s+(?:a|an|the)"
     r"\s+(?:new\s+)?(?:job|position|role|offer|internship)\s+(?:at|with|from)|(?:got|was|"
     r"been|were|get)\s+hired\s+(?:at|by)|signed\s+with|(?:started|start|starting|began|"
@@ -133,6 +134,21 @@ def join(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     )
     predicate = "studies_at" if degree else _employer(found[2])
     return emit(x, c, m, predicate, [found[2]], aspect, obj_span=found[:2])
+
+
+# Chat leaves out "I got": "new job at jd sports starting sat", "new gig!! at Monzo"
+NEW_JOB = pattern(
+    r"^\s*(?:I\s+)?(?:(?i:a|my)\s+)?(?i:new)\s+(?:(?i:part[- ]?time|full[- ]?time)\s+)?"
+    r"(?i:job|gig|role|position)\s*[:!,.\-–—]*\s*(?i:at|with)\s+"
+)
+
+
+def new_job(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    found = entity(c, m.end()) if x.me else None
+    if not found:
+        return []
+    return emit(x, c, m, _employer(found[2]), [found[2]], "change", subject=x.me,
+                obj_span=found[:2])  # fmt: skip
 
 
 EMPLOYER = pattern(

@@ -155,6 +155,7 @@ RULES: tuple[Rule, ...] = (
     Rule("here_in", facts_place.HERE_IN, facts_place.here_in),
     Rule("still_at", facts_work.STILL_AT, facts_work.still_at),
     Rule("join", facts_work.JOIN, facts_work.join),
+    Rule("new_job", facts_work.NEW_JOB, facts_work.new_job),
     Rule("employer", facts_work.EMPLOYER, facts_work.employer),
     Rule("job_title", facts_work.JOB_TITLE, facts_work.job_title),
     Rule("title_is", facts_work.TITLE_IS, facts_work.title_is),

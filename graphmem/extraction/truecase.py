@@ -38,6 +38,35 @@ _NOT_A_NAME = frozenset(
     "still also really never always will would can could should might did does do not "
     "passed died gave sent called named that which when while because but so".split()
 )
+# "left kestrel labs last month", "a part time job at boots", "femi's at sage": after a
+# word of work the next words are an employer's name, though the dictionary knows them.
+_AFTER_WORK = re.compile(
+    r"(?i)\b(?:(?:job|shift|work|works|working|worked|started|starting|start|been|still|"
+    r"engineer|nurse|teacher|manager|assistant|developer|analyst)\s+(?:at|for)|left|quit|"
+    r"joined|leaving|joining)\s+(?P<name>[a-z][\w&'’.-]*(?:\s+[a-z][\w&'’.-]*){0,2})"
+)
+# where an employer's name stops, and words that are no name at all after "at"/"left"
+_NAME_STOP = frozenset(
+    "last this next yesterday yday today tonight tomorrow in on as and but so with w since "
+    "for to because bc cos coz lol now rn tho though after before until till from of is was "
+    "has have had are were it its it's im i i'm he she they we me my his her our their the a an "
+    "again already too early late finally officially every each then there here yet ever "
+    "at by or nor not no n x haha".split()
+)
+_NOT_EMPLOYER = frozenset(
+    "home work school uni college night noon midnight lunch dinner breakfast all once times "
+    "some it church gym weekend weekends moment least first last the a an my his her our "
+    "their this that me him them us job jobs shift shifts early late town ages".split()
+)
+# words that carry on an employer's name: "kestrel labs", "salford royal", "royal mail"
+_ORG_WORDS = frozenset(
+    "labs lab health sports bank group solutions media studios studio systems university "
+    "hospital hospitals school academy college royal mail co inc ltd primary high partners "
+    "foods motors energy insurance capital digital tech technologies consulting services "
+    "healthcare clinic council trust pharmacy store stores market cafe restaurant hotel "
+    "logistics airlines airways financial software games works industries international "
+    "global agency design records press books kitchen bakery brewery garage centre center".split()
+)
 _FIRST_PERSON = re.compile(r"i(?:['’](?:m|ve|d|ll))?|im|ive")
 # Chat shorthand and spellings no dictionary has, which are not names.
 _SHORTHAND = frozenset(
@@ -52,7 +81,7 @@ _SHORTHAND = frozenset(
     "dont doesnt didnt cant wont isnt arent wasnt werent havent hasnt hadnt couldnt wouldnt "
     "shouldnt mustnt aint weve youve theyve youre theyre shes hes thats whats wheres theres "
     "heres whos hows lets id youd theyd itll thatll wouldve couldve shouldve mightve "
-    "ya'll yall gotcha ive im".split()
+    "ya'll yall gotcha ive im yday yest tmrw".split()
 )
 
 
@@ -124,4 +153,24 @@ def truecase(text: str) -> str:
             continue
         elif key in proper or key not in lower:
             chars[m.start()] = word[0].upper()
+    for m in _AFTER_WORK.finditer(text):
+        words = list(_WORD.finditer(m.group("name")))
+        if not words or words[0].group().lower() in _NOT_EMPLOYER | _SHORTHAND:
+            continue
+        for n, w in enumerate(words):
+            word = w.group().lower()
+            if word in _NAME_STOP or word in _SHORTHAND:
+                break
+            if n and word in lower and word not in _ORG_WORDS:
+                break  # "at boots customer assistant": the name ends where plain words start
+            at = m.start("name") + w.start()
+            # "jd", "hdfc": an initialism is all capitals
+            acronym = (
+                len(word) <= 4
+                and not re.search(r"[aeiouy]", word)
+                and word not in ("st", "mr", "mrs", "dr")
+            )
+            chars[at : at + len(w.group())] = (
+                w.group().upper() if acronym else w.group()[0].upper() + w.group()[1:]
+            )
     return "".join(chars)
