@@ -245,7 +245,10 @@ def hobby_stop(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
 # main hobby", "Ham radio's been my thing", "pottery is done for me", "Golf and me are
 # done". A gerund counts only with the habit said (every..., twice a week, my thing).
 _PASTIME = (
-    r"(?P<obj>(?i:<HOBBY>)|(?:(?i:[a-z]+)\s+)?(?i:[a-z]{3,}ing)|(?i:ham\s+radio|parkrun|"
+    r"(?P<obj>(?i:<HOBBY>)|(?:(?!(?i:was|is|am|are|were|been|be|i|im|he|she|we|they|it|and|but|"
+    r"so|the|a|my|not|just|still|also|now|then|really|keep|kept|went|go|going|started|stop|"
+    r"stopped|quit|love|loved|like|hate|from|for|of|at|in|on|to|with)\b)(?i:[a-z]+)\s+)?"
+    r"(?i:[a-z]{3,}ing)|(?i:ham\s+radio|parkrun|"
     r"model\s+trains|[a-z]+\s+fishing))"
 )
 # at the clause's start or after a comma ("Still in Kochi, still reading every night"); the
@@ -291,8 +294,12 @@ def hobby_habit(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
         return None
     if m.re is HOBBY_STILL and not named and not re.search(_OFTEN, c.s):
         return None  # "still waiting": a gerund needs the habit said
-    if re.match(r"\s+(?i:the|a|an|my|his|her|their|our|it|them)\b", c.s[m.end("obj") :]):
-        return None  # "still spinning the dial": a verb with its object
+    if re.match(
+        r"\s+(?i:the|a|an|my|his|her|their|our|it|them|up|out|down|off|over|back|"
+        r"around|in|on)\b",
+        c.s[m.end("obj") :],
+    ):
+        return None  # "still spinning the dial", "turning up once a month": a verb's object
     aspect = "retract" if m.re is HOBBY_DONE else "state"
     if (
         m.re is HOBBY_MINE

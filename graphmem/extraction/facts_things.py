@@ -301,7 +301,12 @@ def _phone_now(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
         return None
     if not to_me and not re.search(r"(?i)\b(?:new\s+phone|on\s+an?|back\s+to|my\s+new)\b", before):
         return None
-    return emit(x, c, m, "phone", [device_name(m.group("dev"))], "change", subject=x.me)
+    # the time is the one said with this phone ("gave me an iPhone 15 on Thursday"), not
+    # the clause's first ("Christmas arrived early"): else the turn's own time
+    first = c.times[0] if c.times else None
+    near_time = first is not None and -40 <= c.relative(first)[0] - m.end() <= 25
+    return emit(x, c, m, "phone", [device_name(m.group("dev"))], "change", subject=x.me,
+                timed=near_time)  # fmt: skip
 
 
 def device_name(text: str) -> str:
