@@ -217,6 +217,15 @@ def test_a_word_like_system_inside_chat_is_just_a_word():
             "Callum and I have called it a day",
             ("retract", "Maya", "partner", "Callum", "2025-03-12"),
         ),
+        # the title said with the job, past a time phrase or set off by commas
+        (
+            "ok so started at Stanford Health today as a case manager, no more bedside!!",
+            ("supersede", "Maya", "job_title", "case manager", "2025-03-12"),
+        ),
+        (
+            "Rahul joined Kadam yesterday as our first designer",
+            ("supersede", "Rahul", "job_title", "designer", "2025-03-11"),
+        ),
         # an employer typed in lower case after a word of work, though the words are English
         (
             "left kestrel labs last month",
@@ -318,12 +327,14 @@ def test_chat_shapes_beyond_full_sentences(text, expected):
         "still driving every day to work",  # a chore, not a pastime
         "Still spinning the dial on the radio most nights",  # a verb with its object
         "still waiting for the bus",
+        "I joined the club as a kid, loved it",  # "as a kid" is no title
         "should I get a Pixel 9?",  # a question
     ],
 )
 def test_shapes_that_state_no_such_fact(text):
     predicates = {f[2] for f in _facts(text)}
-    assert not predicates & {"lives_in", "hobby", "works_at", "phone", "partner", "deadline"}
+    assert not predicates & {"lives_in", "hobby", "works_at", "phone", "partner", "deadline",
+                             "job_title"}  # fmt: skip
 
 
 def test_when_answers_only_a_start_the_chat_dated(tmp_path):

@@ -96,10 +96,35 @@ def works(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         return []
     aspect = aspect_of(m.group("aux") or "", verb_form(m.group("v"), _WORK_FORMS))
     out = emit(x, c, m, _employer(found[2]), [found[2]], aspect, obj_span=found[:2])
-    title = _AS_TITLE.match(c.s, found[1]) or _AS_ANY_TITLE.match(c.s, found[1])
-    if out and title:
-        out += emit(x, c, m, "job_title", [title.group(1)], aspect)
-    return out
+    return out + _title_after(x, c, m, found[1], aspect) if out else out
+
+
+# "started at Monzo on the 2nd as a junior dev", "joined Kadam yesterday as our first
+# designer", "got a job at Amazon, warehouse operative, ...": the title said with the job
+_TIME_GAP = re.compile(r"[^,.;!?]{0,32}?(?=\s+as\s)")
+_APPOSED_TITLE = re.compile(
+    rf"\s*[,—–-]\s*((?:[\w\-]+\s+){{0,3}}?(?i:{alternation(JOB_NOUNS)})s?)\s*(?:[,.;!—–-]|$)"
+)
+# "as a junior dev 😤 ...": a short title ended by punctuation or an emoji
+_AS_A_TITLE = re.compile(
+    r"\s+as\s+an?\s+(?!(?i:matter|result|kid|child|joke|favour|favor|treat|gift|bonus|whole|"
+    r"team|family|rule|start|first|last|way)\b)((?:[\w\-]+\s+){0,2}[\w\-]+)(?=\s*(?:[.!,;]|[^\w\s'’]|$))"
+)
+_TITLE_LEAD = re.compile(r"(?i)^(?:our|my|their|his|her|the|a|an|first|new|very|only)\s+")
+
+
+def _title_after(x: Turn, c: Clause, m: re.Match, end: int, aspect: str | None) -> list[Draft]:
+    gap = _TIME_GAP.match(c.s, end)
+    at = gap.end() if gap else end
+    title = _AS_TITLE.match(c.s, at) or _AS_ANY_TITLE.match(c.s, at) or _AS_A_TITLE.match(c.s, at)
+    if title is None:
+        title = _APPOSED_TITLE.match(x.text, c.start + end - len(c.prefix))
+    if title is None:
+        return []
+    name = title.group(1)
+    while _TITLE_LEAD.match(name):
+        name = _TITLE_LEAD.sub("", name, count=1)
+    return emit(x, c, m, "job_title", [name.lower()], aspect) if name else []
 
 
 JOIN = pattern(
@@ -133,7 +158,8 @@ def join(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         r"(?i)phd|doctorate|master|mba|degree|bachelor|course|program|enrolled", verb
     )
     predicate = "studies_at" if degree else _employer(found[2])
-    return emit(x, c, m, predicate, [found[2]], aspect, obj_span=found[:2])
+    out = emit(x, c, m, predicate, [found[2]], aspect, obj_span=found[:2])
+    return out + _title_after(x, c, m, found[1], aspect) if out and not degree else out
 
 
 # Chat leaves out "I got": "new job at jd sports starting sat", "new gig!! at Monzo"
@@ -147,8 +173,9 @@ def new_job(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     found = entity(c, m.end()) if x.me else None
     if not found:
         return []
-    return emit(x, c, m, _employer(found[2]), [found[2]], "change", subject=x.me,
-                obj_span=found[:2])  # fmt: skip
+    out = emit(x, c, m, _employer(found[2]), [found[2]], "change", subject=x.me,
+               obj_span=found[:2])  # fmt: skip
+    return out + _title_after(x, c, m, found[1], "change") if out else out
 
 
 EMPLOYER = pattern(
