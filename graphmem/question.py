@@ -77,7 +77,8 @@ PREDICATE_CUES: tuple[tuple[str, str], ...] = (
     (r"\b(?:become|became|becoming|being|promoted to|made) (?:a |an |the )?(?!manager\b|my\b|his\b|her\b|them\b)\w+", "job_title"),
     (r"manager|\bboss|\breport(?:s|ed|ing)?\b(?! card)|supervisor|answer(?:s|ed|ing)? to|"
      r"line manager|team lead|\bmanag(?:es?|ing)\b|in charge of (?:me|him|her)|superior|"
-     r"work(?:s|ed|ing)? under\b|under whom", "manager"),
+     r"work(?:s|ed|ing)? under\b|under whom|head of (?:department|dept)|department head|\bhod\b",
+     "manager"),
     (r"partner|\bwife|husband|hubby|missus|spouse|girlfriend|boyfriend|\bbf\b|\bgf\b|"
      r"other half|better half|significant other|married|\bdat(?:ing|ed)\b|\bon a date\b|\bseeing\b|part(?:ed)? ways|"
      r"split up|"
@@ -144,7 +145,8 @@ _TIMELINE = re.compile(
     r"languages|projects)|every (?:place|city|job|company|phone)|(?:which|what) (?:cities|places|towns|"
     r"companies|employers|jobs|phones|roles|titles|positions|managers|bosses|partners|devices|languages|countries)|"
     r"how many (?:times|places|cities|jobs|companies|phones)|oldest first|newest first|"
-    r"most recent first|earliest first|one after (?:the )?other|list (?:all|every|the|my)|so far(?! as)|\ball my\b|"
+    r"most recent first|earliest first|one after (?:the )?other|(?:from )?first to (?:last|latest|now|"
+    r"most recent)|earliest to (?:latest|newest|most recent)|start to finish|run me through|walk me through|list (?:all|every|the|my)|so far(?! as)|\ball my\b|"
     r"over the course of|succession|in sequence|\btrace\b|"
     r"through the years|sequence|progression|what were all|(?:been|gone|went) through|"
     r"every (?:place|one|person|job|role|title|phone|pet|hobby|diet|team|project)|"
