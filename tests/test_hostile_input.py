@@ -328,6 +328,11 @@ def test_a_huge_token_or_turn_is_read_as_far_as_a_person_writes():
 
     # a 100k-character blob (blanked, it costs nothing) does not hide the sentence beside it
     assert ("lives_in", "Leeds") in read("I moved to Leeds. " + "b" * 100_000 + " ok")
+    # nor right after a subject, nor as a run of spaces (the rules' gaps between words
+    # would otherwise try every split of it)
+    assert read("I " + "b" * 100_000 + " ok") == set()
+    assert read("I " + " " * 100_000 + "live in     Leeds") == set()
+    assert ("lives_in", "Leeds") in read("I live in     Leeds")
     # a pasted document: only its first MAX_READ characters are read for facts
     filler = "The weather was fine. " * (MAX_READ // 22 + 1)
     assert read(filler + "I moved to Oslo.") == set()

@@ -182,10 +182,13 @@ def _object_only(x: Turn, c: Clause) -> list[Draft]:
 # "nah sorry layla is in leicester not luton my bad", "s23 actually, not s24", "his name
 # is Dan not Dean": a value set against one on record, with or without a marker. The
 # value on record is the evidence: "A not B" corrects only where B is a value said before.
+# (every run of spaces is bounded: a blanked blob is thousands of spaces, and nested
+# unbounded ones would try every split of them)
 _A_NOT_B = re.compile(
-    r"(?P<a>[^\W_][\w'’.\- ]{0,40}?)\s*,?\s+(?i:not|instead\s+of|rather\s+than)\s+"
-    r"(?:(?i:an?|the|my)\s+)?(?P<b>[^\W_][\w'’.\-]*(?:\s+[\w'’.\-]+){0,3}?)"
-    r"(?=\s*(?:[,.;:!?)\-–—]|$|\s+(?i:my|lol|lmao|im|i|he|she|it|its|the|sorry|haha|tbh|"
+    r"(?P<a>[^\W_](?:[\w'’.\- ]{0,40}?[\w'’.\-])?)[ \t]{0,3},?[ \t]{1,3}"
+    r"(?i:not|instead[ \t]+of|rather[ \t]+than)[ \t]{1,3}"
+    r"(?:(?i:an?|the|my)[ \t]{1,3})?(?P<b>[^\W_][\w'’.\-]*(?:[ \t]{1,3}[\w'’.\-]+){0,3}?)"
+    r"(?=[ \t]{0,3}(?:[,.;:!?)\-–—]|$|[ \t](?i:my|lol|lmao|im|i|he|she|it|its|the|sorry|haha|tbh|"
     r"and|but|either|so|bc|because|is|was|as|though|then|oops|whoops|ha|x+|😂|😅|😭)\b))"
 )
 # where the value starts in the words before "not": after the last of these
@@ -198,9 +201,10 @@ _MARKERS = re.compile(
     r"well|oops|whoops|correction|it['’]?s|its|it\s+is|i\s+said|i\s+meant)\b[\s,:!.]*)*"
 )
 _VALUE_AFTER = re.compile(
-    r"\s*[,;:\-–—]?\s*(?:(?i:lol|haha|sorry)\s*,?\s*)*(?:(?i:it['’]?s|its|it\s+is|i['’]?m\s+with|"
-    r"i\s+meant|i\s+work\s+at|it\s+was)\s+)?(?P<a>[^,.;!?]{1,40}?)(?=\s*(?:[,.;!?]|$|\s+(?i:i|lol|"
-    r"voice|my|sorry|bc|because)\b))"
+    r"[ \t]{0,3}[,;:\-–—]?[ \t]{0,3}(?:(?i:lol|haha|sorry)[ \t]{0,3},?[ \t]{0,3}){0,3}"
+    r"(?:(?i:it['’]?s|its|it\s+is|i['’]?m\s+with|i\s+meant|i\s+work\s+at|it\s+was)[ \t]{1,3})?"
+    r"(?P<a>[^,.;!?\s][^,.;!?]{0,39}?)(?=[ \t]{0,3}(?:[,.;!?]|$|[ \t](?i:i|lol|voice|my|sorry|bc|"
+    r"because)\b))"
 )
 _FILLER = re.compile(r"(?i)\b(?:plain|normal|regular|basic|standard|just|actually|lol|ok)\b\s*")
 

@@ -20,8 +20,8 @@ from graphmem.extraction.truecase import is_proper_noun
 from graphmem.extraction.turn import Draft, Turn, emit
 
 _MOVE_FORMS = {
-    r"moved|relocated|emigrated|immigrated|settled": "change",
-    r"moving|relocating": "prog",
+    r"moved|relocated|emigrated|immigrated|settled|shifted": "change",
+    r"moving|relocating|shifting": "prog",
     r"move|moves|relocate|relocates": "base",
 }
 _LIVE_FORMS = {r"lived|resided": "past", r"settled": "change"}
@@ -116,6 +116,24 @@ def still_in(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     return emit(x, c, m, "lives_in", [name], aspect, subject=x.me, obj_span=found[:2])
 
 
+# "Myself Lakshmi, staying in Pune", "..., living in Clovis tho": the speaker's home said
+# without "I am", after a comma or at the clause's start
+LIVING_BARE = pattern(
+    r"(?:^|(?<=,))\s*(?:(?i:currently|now|still|also)\s+)?(?P<v>(?i:staying|living|based|"
+    r"live))\s+(?:(?i:up|down|out|over|here)\s+)?(?i:in)\s+"
+)
+
+
+def living_bare(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    found = _place(x, c, m.end())
+    if not found or not x.me or _VISIT.search(c.s, m.start()):
+        return None
+    name = found[2]
+    if name not in PLACES and not is_place(name) and not is_proper_noun(name.split()[0]):
+        return None
+    return emit(x, c, m, "lives_in", [name], "state", subject=x.me, obj_span=found[:2])
+
+
 # "melting here in Darwin", "here in Leeds it never stops raining": where the speaker is
 # at home, unless the sentence says it is a visit.
 HERE_IN = pattern(r"(?<![\w'’])(?:(?i:over|up|down|out|back\s+home)\s+)?(?i:here)\s+(?i:in)\s+")
@@ -157,8 +175,8 @@ def lives(x: Turn, c: Clause, m: re.Match, forms=_LIVE_FORMS) -> list[Draft] | N
 
 MOVE = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:moved|relocated|move|moves|moving|relocate|relocates|"
-    r"relocating|emigrated|immigrated|settled))\s+(?i:back\s+|over\s+|permanently\s+|"
-    r"here\s+|down\s+|up\s+|all\s+the\s+way\s+)?(?:(?i:from)\s+[\w'’.\-]+(?:\s+[A-Z][\w'’.\-]*)?"
+    r"relocating|emigrated|immigrated|settled|shifted|shifting))\s+(?i:back\s+|over\s+|"
+    r"permanently\s+|here\s+|down\s+|up\s+|out\s+|away\s+|all\s+the\s+way\s+)*(?:(?i:from)\s+[\w'’.\-]+(?:\s+[A-Z][\w'’.\-]*)?"
     r"\s+)?(?i:to|into|in)\s+"
 )
 

@@ -58,7 +58,7 @@ _ROLE_VERB = (
 )
 SUBJ = (
     rf"(?P<who>{FIRST}|{POSS}\s+{REL}(?:\s*,?\s+{PERSON}\b,?)?|{PERSON}\s*,\s+{POSS}\s+{REL}\s*,"
-    rf"|{_NOT_AFTER_PREPOSITION}(?<![\w'’]){PERSON}(?![\w'’])|\b(?i:he|she)\b|\b(?i:we)(?=['’]|\s)"
+    rf"|{_NOT_AFTER_PREPOSITION}(?<![\w'’]){PERSON}(?![\w'’])|\b(?i:he|she)\b|\b(?i:we)(?=['’]|\s|ve\b)"
     # chat calls a parent by the role, in lower case too: "mum lives in lahti"
     rf"|(?<![\w'’])(?:mum|mom|mam|dad|nan|gran|grandma|grandpa|nana)(?=\s+{_ROLE_VERB}))"
 )
@@ -109,6 +109,12 @@ AUX_PHRASES = (
     "don't",
     "doesn't",
     "didn't",
+    # typed without the apostrophe
+    "dont",
+    "doesnt",
+    "didnt",
+    "havent",
+    "hasnt",
     "do not",
     "does not",
     "did not",
@@ -142,7 +148,7 @@ AUX_PHRASES = (
     "proudly",
 )
 AUX = (
-    r"(?:\s*(?:['’](?:m|s|ve|ll|re|d))\b|(?<=\b[Ii])(?:m|ve)\b|\s+(?i:"
+    r"(?:\s*(?:['’](?:m|s|ve|ll|re|d))\b|(?<=\b[Ii])(?:m|ve)\b|(?<=\b[Ww]e)ve\b|\s+(?i:"
     + alternation_words(AUX_PHRASES)
     + r")\b)*"
 )

@@ -153,6 +153,7 @@ RULES: tuple[Rule, ...] = (
     Rule("be_in", facts_place.BE_IN, facts_place.be_in),
     Rule("still_in", facts_place.STILL_IN, facts_place.still_in),
     Rule("here_in", facts_place.HERE_IN, facts_place.here_in),
+    Rule("living_bare", facts_place.LIVING_BARE, facts_place.living_bare),
     Rule("still_at", facts_work.STILL_AT, facts_work.still_at),
     Rule("join", facts_work.JOIN, facts_work.join),
     Rule("new_job", facts_work.NEW_JOB, facts_work.new_job),
@@ -226,10 +227,15 @@ def speaks_for_user(episode: Episode) -> bool:
 MAX_READ = 20_000
 MAX_TOKEN = 64
 _LONG_TOKEN = re.compile(rf"\S{{{MAX_TOKEN + 1},}}")
+_LONG_SPACE = re.compile(r"[ \t]{9,}")  # a run of spaces no sentence needs
+BLANK = "\u2063"  # what stands for a blanked run: no word, no space, never a value
 
 
 def _readable_part(text: str) -> str:
-    return _LONG_TOKEN.sub(lambda m: " " * len(m.group()), text)
+    # a symbol, not spaces: the rules allow runs of spaces between words, and thousands of
+    # them cost some patterns the square of their length
+    text = _LONG_TOKEN.sub(lambda m: BLANK * len(m.group()), text)
+    return _LONG_SPACE.sub(lambda m: " " + BLANK * (len(m.group()) - 1), text)
 
 
 _ASIDE = re.compile(r",\s+(?:[\w'’]+\s*){1,3}$")
@@ -357,7 +363,9 @@ class RuleExtractor:
         """The turn's drafts as candidate facts; remember them for later corrections."""
         episode, out = x.episode, []
         for d in x.drafts:
-            if d.predicate not in _PREDICATES or (d.object and contains_secret(d.object)):
+            if d.predicate not in _PREDICATES or (
+                d.object and (contains_secret(d.object) or BLANK in d.object)
+            ):
                 continue
             d.object = without_aside(d.predicate, d.object)
             if not d.side:
