@@ -16,7 +16,7 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 from graphmem.errors import GraphmemError, StoreError, TransientStoreError
-from graphmem.model import Entity, Episode, Fact, normalise_name
+from graphmem.model import Entity, Episode, Fact, normalise_name, text_owner
 from graphmem.predicates import Predicate
 from graphmem.store.index_text import index_text
 from graphmem.store.integrity import overlapping_beliefs
@@ -304,6 +304,7 @@ class Neo4jBackend:
             ids: set[str] = set()
             owners: set[str] = set()
             vector_keys: set[str] = set()
+            vectors: dict[str, list[float]] = {}
 
             def take(anchor: str, where: str, **params: Any) -> None:
                 cypher = ERASE_ROWS.format(
@@ -313,6 +314,7 @@ class Neo4jBackend:
                 ids.update(found["ids"])
                 owners.update(found["fact_ids"])
                 vector_keys.update(found["vector_keys"])
+                vectors.update((key, vector) for key, vector in found["vectors"])
 
             for subject_id, predicate, object_id in erasure.keys:
                 key = {"subject_id": subject_id, "predicate": predicate, "object_id": object_id}
@@ -324,9 +326,11 @@ class Neo4jBackend:
             if ids:
                 self._run(tx, ERASE_WRITING_EVENTS, scope=scope, ids=sorted(ids)).consume()
             if erasure.rows or erasure.events:
-                self._write_batch(
-                    tx, WriteBatch(insert=list(erasure.rows), events=list(erasure.events))
-                )
+                keys = {text_owner(r.scope, r.text) for r in erasure.rows}
+                kept = {key: vectors[key] for key in keys if key in vectors}
+                self._write_batch(tx, WriteBatch(
+                    insert=list(erasure.rows), events=list(erasure.events), embeddings=kept
+                ))  # fmt: skip
             turns = self._run(
                 tx, ERASE_EPISODES, scope=scope, ids=list(erasure.episode_ids)
             ).single()["erased"]

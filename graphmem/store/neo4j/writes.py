@@ -102,9 +102,11 @@ def batch_statements(batch: WriteBatch) -> list[Statement]:
         expire = [{"id": rid, "at": wire(at), "by": by, "note": ended_note(by)}
                   for rid, at, by in batch.expire]  # fmt: skip
         out.append(Statement(EXPIRE_ROWS, {"expire": expire}))
+    vectors = {owner: float32_list(v) for owner, v in batch.embeddings.items()}
     if batch.insert:
         rows = [{"type": relationship_type(r.predicate), "props": fact_props(r),
-                 "vector_key": text_owner(r.scope, r.text), "scope_key": scope_key(r.scope)}
+                 "vector_key": (key := text_owner(r.scope, r.text)), "scope_key": scope_key(r.scope),
+                 "embedding": vectors.get(key)}
                 for r in batch.insert]  # fmt: skip
         linked = sum(1 for r in batch.insert if r.object_id is not None)
         out.append(Statement(INSERT_ROWS, {"rows": rows}, lambda r: None
@@ -114,9 +116,8 @@ def batch_statements(batch: WriteBatch) -> list[Statement]:
         owner_scope = {text_owner(r.scope, r.text): r.scope for r in batch.insert}
         owner_scope.update({e.id: e.scope for e in batch.episodes})
         default = next(iter(batch.clocks)) if len(batch.clocks) == 1 else None
-        embeddings = [{"owner": owner, "vector": float32_list(vector),
-                       "scope": owner_scope.get(owner, default)}
-                      for owner, vector in batch.embeddings.items()]  # fmt: skip
+        embeddings = [{"owner": owner, "vector": vector, "scope": owner_scope.get(owner, default)}
+                      for owner, vector in vectors.items()]  # fmt: skip
         out.append(Statement(SET_EMBEDDINGS, {"embeddings": embeddings}))
     if batch.events:
         out.append(event_statement(batch.events))
