@@ -8,7 +8,8 @@ Loads ``bench_neo4j.load``'s workload (four supersessions per person, one scope)
 write statement (wall time in the driver, the server's ``available + consumed`` time,
 and the records sent), and the commit. With ``--profile`` every write statement runs
 under ``PROFILE`` and its db hits are printed too (PROFILE slows the server: time one
-run without it). ``--vectors`` gives every fact a (random, unit) 384-d vector, so the
+run without it). ``--combined`` runs a batch's statements as the backend does, as one
+(``writes.combined``), so the breakdown shows one statement. ``--vectors`` gives every fact a (random, unit) 384-d vector, so the
 commit inserts it into the HNSW index. The database is wiped first.
 """
 
@@ -66,8 +67,8 @@ def db_hits(plan: Any) -> int:
 class Recorder:
     """Wraps the backend's statement runner and its session's commit to time them."""
 
-    def __init__(self, profile: bool):
-        self.profile = profile
+    def __init__(self, profile: bool, combined: bool):
+        self.profile, self.combined = profile, combined
         self.rows: list[dict[str, Any]] = []
         self.batch: dict[str, float] = defaultdict(float)
 
@@ -76,6 +77,8 @@ class Recorder:
         init, commit = neo._Session.__init__, neo._Session.commit
 
         def timed_apply(self: neo.Neo4jBackend, tx: Any, statements: Any) -> None:
+            if recorder.combined and statements:
+                statements = [neo.combined(statements)]
             for statement in statements:
                 cypher = ("PROFILE " if recorder.profile else "") + statement.cypher
                 t0, c0 = time.perf_counter(), server_cpu()
@@ -130,6 +133,8 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=2000)
     parser.add_argument("--vectors", action="store_true")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--combined", action="store_true",
+                        help="a batch's statements as one (what the backend runs), not one by one")  # fmt: skip
     parser.add_argument(
         "--drop-index",
         default="",
@@ -137,7 +142,7 @@ def main() -> None:
         "(comma-separated names; the schema is applied again at the end)",
     )
     args = parser.parse_args()
-    recorder = Recorder(args.profile)
+    recorder = Recorder(args.profile, args.combined)
     recorder.install()
     dropped = [name for name in args.drop_index.split(",") if name]
     mem = Memory.open(args.uri, embedder=None, apply_schema=not dropped)

@@ -111,7 +111,8 @@ def test_the_schema_is_applied_on_open_and_idempotently(uri):
         config = indexes["fact_embedding"]["options"]["indexConfig"]
         assert config["vector.dimensions"] == 384
         assert config["vector.similarity_function"].lower() == "cosine"
-        assert indexes["fact_text"]["type"] == "FULLTEXT"
+        assert indexes["fact_text_scoped"]["type"] == "FULLTEXT"
+        assert not set(schema.RETIRED) & set(indexes)  # retired: dropped, never created
         # Opening again creates nothing and changes nothing.
         second = Neo4jBackend(uri)
         try:
@@ -122,6 +123,19 @@ def test_the_schema_is_applied_on_open_and_idempotently(uri):
             second.close()
     finally:
         first.close()
+
+
+def test_an_index_retired_from_the_schema_is_dropped_on_open(uri):
+    earlier = Neo4jBackend(uri)  # as an earlier version left it
+    earlier._driver.execute_query(
+        "CREATE FULLTEXT INDEX fact_text IF NOT EXISTS FOR (f:Fact) ON EACH [f.text]"
+    )
+    earlier.close()
+    backend = Neo4jBackend(uri)
+    names = {r["name"] for r in backend._read("SHOW INDEXES YIELD name RETURN name")}
+    backend.close()
+    assert "fact_text" in schema.RETIRED and not names & set(schema.RETIRED)
+    assert not any(schema.schema_name(s) in schema.RETIRED for s in schema.schema_statements())
 
 
 def test_schema_files_split_into_statements():
@@ -447,8 +461,8 @@ def test_a_tenants_search_reads_its_own_rows_whatever_the_others_hold(mem):
     scoped = cypher(mem, "CALL db.index.fulltext.queryNodes('fact_text_scoped', $q) "
                     "YIELD node, score RETURN node.scope AS scope, node.id AS id, score",
                     q=codecs.scoped_lucene("paris", "alice"))  # fmt: skip
-    everyone = cypher(mem, "CALL db.index.fulltext.queryNodes('fact_text', 'paris') "
-                      "YIELD node, score RETURN node.id AS id, score")  # fmt: skip
+    everyone = cypher(mem, "CALL db.index.fulltext.queryNodes('fact_text_scoped', "
+                      "'text:(paris)') YIELD node, score RETURN node.id AS id, score")  # fmt: skip
     assert {r["scope"] for r in scoped} == {"alice"} and len(everyone) > len(scoped)
     unscoped = {r["id"]: r["score"] for r in everyone}
     assert all(r["score"] == pytest.approx(unscoped[r["id"]]) for r in scoped)

@@ -73,7 +73,8 @@ Schema
 ------
 ``schema/*.cypher`` (constraints, range, full-text and vector indexes) is applied on open:
 each statement whose index or constraint name does not exist yet is run (``IF NOT
-EXISTS``), so opening is idempotent and cheap once applied. An existing index of the same
+EXISTS``), so opening is idempotent and cheap once applied; indexes of earlier versions
+that graphmem no longer keeps (``schema.RETIRED``) are dropped. An existing index of the same
 name is kept as it is (change a definition under a new name). Queries pin their
 indexes in hints (USING INDEX), so ``apply_schema=False`` needs a database that has it.
 """

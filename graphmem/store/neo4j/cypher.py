@@ -129,6 +129,15 @@ WHERE f.scope = fam.scope AND f.subject_id = fam.subject_id AND f.predicate = fa
 RETURN {FACT_MAP} AS row
 """
 
+# A write's start in one round trip: every clock locked (all of them first: the
+# aggregation waits for the last), then the families' current rows read under the locks.
+BEGIN_WRITE = f"""
+CALL () {{ {LOCK_CLOCKS.strip()} }}
+WITH collect({{scope: scope, requested: requested, assigned: assigned}}) AS clocks
+OPTIONAL CALL () {{ {CURRENT_ROWS.strip()} }}
+RETURN clocks, collect(row) AS rows
+"""
+
 MERGE_ENTITIES = """
 UNWIND $entities AS e
 MERGE (n:Entity {id: e.props.id})
@@ -212,7 +221,7 @@ UNWIND range(0, size(g.events) - 1) AS i
 WITH g.events[i] AS x, base + i + 1 AS seq
 CREATE (e:Event)
 SET e = x {.*, recorded_at: datetime(x.recorded_at)}, e.seq = seq
-RETURN count(e) AS created
+RETURN count(e) AS events
 """
 
 # A vector is kept where the vector indexes see it: on the episode or entity of that id,
