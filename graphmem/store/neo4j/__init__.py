@@ -59,9 +59,11 @@ Writes and locking
 ``begin(families, scopes)`` opens an explicit transaction, MERGEs the ``:Clock`` of every
 scope it touches and writes a property on it (taking Neo4j's exclusive lock, so writers of
 one scope queue there; scopes are locked in sorted order, so writers cannot deadlock on
-them), then reads the clocks and the current rows of all families under that lock.
-``commit(batch)`` writes the batch in the same transaction with a few UNWIND statements
-and commits. A transient failure (deadlock, leader switch, lost connection) during
+them), then reads the clocks and the current rows of all families under that lock, all
+in one statement (``cypher.BEGIN_WRITE``). ``commit(batch)`` writes the batch in the same
+transaction with its UNWIND statements (``writes.batch_statements``) run as one
+(``writes.combined``: one round trip) and commits, so a write costs three round trips
+whatever its size. A transient failure (deadlock, leader switch, lost connection) during
 ``begin`` is retried; during ``commit`` it rolls back and raises ``TransientStoreError``
 (a ``StoreError``): nothing was written and the caller may simply run the write again.
 If the connection drops during the commit itself, the outcome is unknown and a plain
