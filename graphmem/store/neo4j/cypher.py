@@ -181,23 +181,24 @@ SET r.expired_at = at, r.expired_by = x.by, r.caption = caption
 """
 
 # Every read first (entities, the text's vector), then only writes: the planner needs no
-# Eager barrier between them. Times arrive as text (``codecs.wire``). A row's vector is
-# the batch's for its text (``row.embedding``), else the one another row of the text
-# holds, else one stored before any row of the text (``:Embedding``).
+# Eager barrier between them. Times arrive as text (``codecs.wire``). A row whose text's
+# vector the batch gives (``row.given``) gets it from ``SET_EMBEDDINGS`` (sent once);
+# another takes the one a row of its text holds, else one stored before any row of the
+# text (``:Embedding``).
 INSERT_ROWS = f"""
 UNWIND $rows AS row
 MATCH (s:Entity {{id: row.props.subject_id}})
 OPTIONAL MATCH (o:Entity {{id: row.props.object_id}})
 CALL (row) {{
-  WITH row WHERE row.embedding IS NULL
+  WITH row WHERE NOT coalesce(row.given, false)
   OPTIONAL MATCH (k:Fact) USING INDEX k:Fact(vector_key)
   WHERE k.vector_key = row.vector_key AND k.embedding IS NOT NULL
   WITH row, k LIMIT 1
   OPTIONAL MATCH (x:Embedding {{owner_id: row.vector_key}})
   RETURN coalesce(k.embedding, x.embedding) AS known
   UNION ALL
-  WITH row WHERE row.embedding IS NOT NULL
-  RETURN row.embedding AS known
+  WITH row WHERE row.given
+  RETURN null AS known
 }}
 WITH row, s, o, known, row.props AS p
 WITH row, s, o, known, p {{.*, valid_from: datetime(p.valid_from),
@@ -225,8 +226,8 @@ RETURN count(e) AS events
 """
 
 # A vector is kept where the vector indexes see it: on the episode or entity of that id,
-# on every :Fact row of that text (``vector_key``; rows of this batch got it on insert,
-# and an unchanged copy is not written again: each write is an HNSW update). Only a
+# on every :Fact row of that text (``vector_key``; an unchanged copy is not written
+# again: each write is an HNSW update). Only a
 # vector whose owner is no node yet waits on an ``(:Embedding {owner_id})`` node, which
 # rows of that text inserted later read (``INSERT_ROWS``) and which goes once a node
 # holds the vector.

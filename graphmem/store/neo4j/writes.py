@@ -143,7 +143,7 @@ def batch_statements(batch: WriteBatch) -> list[Statement]:
     if batch.insert:
         rows = [{"type": relationship_type(r.predicate), "props": fact_props(r),
                  "vector_key": (key := text_owner(r.scope, r.text)), "scope_key": scope_key(r.scope),
-                 "embedding": vectors.get(key)}
+                 "given": key in vectors}
                 for r in batch.insert]  # fmt: skip
         linked = sum(1 for r in batch.insert if r.object_id is not None)
         out.append(Statement(INSERT_ROWS, {"rows": rows}, lambda r: None
