@@ -37,35 +37,54 @@ def percentile(samples: list[float], q: int) -> float:
     return statistics.quantiles(samples, n=100)[q - 1]
 
 
-def load(mem: Memory, n: int, batch: int) -> float:
+def scope_of(person: int, writers: int) -> str:
+    """One scope with one writer (``bench``); else person i is in ``bench-<i % writers>``."""
+    return "bench" if writers <= 1 else f"bench-{person % writers}"
+
+
+def load(mem: Memory, n: int, batch: int, writers: int = 1) -> float:
+    """Four supersessions per person in batches; with ``writers`` > 1 the people are
+    spread over that many scopes, each written by its own thread (writers of different
+    scopes run at once; one scope's batches stay in order, its clock orders them)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     people = max(1, n // 4)
     rng = random.Random(3)
-    started = time.perf_counter()
+    work: dict[str, list[list[CandidateFact]]] = {}
     for move in range(4):
         since = BASE + timedelta(days=180 * move)
         ops = [
             CandidateFact(op="supersede", subject=f"person-{p}", predicate="lives_in",
-                          object=rng.choice(CITIES), valid_from=since, scope="bench")
+                          object=rng.choice(CITIES), valid_from=since,
+                          scope=scope_of(p, writers))
             for p in range(people)
         ]  # fmt: skip
-        for i in range(0, len(ops), batch):
-            mem.apply(ops[i : i + batch])
+        for scope in dict.fromkeys(op.scope for op in ops):
+            mine = [op for op in ops if op.scope == scope]
+            work.setdefault(scope, []).extend(
+                mine[i : i + batch] for i in range(0, len(mine), batch)
+            )
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max(1, writers)) as pool:
+        list(pool.map(lambda chunks: [mem.apply(c) for c in chunks], work.values()))
     return time.perf_counter() - started
 
 
-def queries(mem: Memory, n: int, count: int) -> tuple[list[float], list[float]]:
+def queries(mem: Memory, n: int, count: int, writers: int = 1) -> tuple[list[float], list[float]]:
     people = max(1, n // 4)
     rng = random.Random(9)
-    middle = mem.backend.clock("bench").assigned - timedelta(seconds=2)
+    middle = {s: mem.backend.clock(s).assigned - timedelta(seconds=2)
+              for s in {scope_of(p, writers) for p in range(min(people, writers))}}  # fmt: skip
     as_of_lat, known_lat = [], []
     for _ in range(count):
-        who = f"person-{rng.randrange(people)}"
+        person = rng.randrange(people)
+        who, scope = f"person-{person}", scope_of(person, writers)
         when = BASE + timedelta(days=rng.randrange(720))
         t0 = time.perf_counter()
-        mem.facts(who, "lives_in", as_of=when, scope="bench")
+        mem.facts(who, "lives_in", as_of=when, scope=scope)
         as_of_lat.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        mem.facts(who, "lives_in", as_of=when, known_at=middle, scope="bench")
+        mem.facts(who, "lives_in", as_of=when, known_at=middle[scope], scope=scope)
         known_lat.append(time.perf_counter() - t0)
     return as_of_lat, known_lat
 
@@ -84,7 +103,8 @@ def main() -> None:
         "side with the embedded store",
     )  # fmt: skip
     parser.add_argument("--scopes", default="1,1000", help="tenant counts, for --search-sizes")
-    parser.add_argument("--writers", type=int, default=1, help="concurrent Neo4j writers")
+    parser.add_argument("--writers", type=int, default=1,
+                        help="concurrent Neo4j writers, each over its own scope")  # fmt: skip
     args = parser.parse_args()
     if args.search_sizes:
         search_main([int(x) for x in args.search_sizes.split(",")],
@@ -98,14 +118,17 @@ def main() -> None:
         neo = Memory.open(args.uri, embedder=None)
         neo.backend.drop_all()
         for name, mem in (("embedded", embedded), ("neo4j", neo)):
-            seconds = load(mem, args.facts, args.batch)
+            writers = args.writers if name == "neo4j" else 1  # the embedded store: one writer
+            seconds = load(mem, args.facts, args.batch, writers)
             rows = mem.stats()["rows"]
-            results[name] = (args.facts / seconds, rows, *queries(mem, args.facts, args.queries))
+            results[name] = (args.facts / seconds, rows,
+                             *queries(mem, args.facts, args.queries, writers))  # fmt: skip
             mem.close()
 
     ms = lambda s: s * 1000  # noqa: E731
     print(
-        f"{args.facts:,} facts (supersessions over {args.facts // 4:,} people), batches of {args.batch}"
+        f"{args.facts:,} facts (supersessions over {args.facts // 4:,} people), batches of "
+        f"{args.batch}, {args.writers} Neo4j writer(s) over as many scopes"
     )
     print(f"{'metric':34} {'embedded':>12} {'neo4j':>12} {'neo4j/emb':>10}")
     e, n = results["embedded"], results["neo4j"]

@@ -18,7 +18,7 @@ import pytest
 from graphmem import Entity, Episode, Memory, StoreError
 from graphmem.model import text_owner
 from graphmem.store.embedded import EmbeddedBackend
-from graphmem.store.protocol import Backend, RowQuery
+from graphmem.store.protocol import Backend, RowQuery, WriteBatch
 from graphmem.store.push import COUNTS, push
 from graphmem.time.bounds import Changes, TemporalBounds
 from graphmem.time.instant import NEG_INF, POS_INF, to_instant
@@ -111,7 +111,8 @@ def test_the_schema_is_applied_on_open_and_idempotently(uri):
         config = indexes["fact_embedding"]["options"]["indexConfig"]
         assert config["vector.dimensions"] == 384
         assert config["vector.similarity_function"].lower() == "cosine"
-        assert indexes["fact_text"]["type"] == "FULLTEXT"
+        assert indexes["fact_text_scoped"]["type"] == "FULLTEXT"
+        assert not set(schema.RETIRED) & set(indexes)  # retired: dropped, never created
         # Opening again creates nothing and changes nothing.
         second = Neo4jBackend(uri)
         try:
@@ -122,6 +123,19 @@ def test_the_schema_is_applied_on_open_and_idempotently(uri):
             second.close()
     finally:
         first.close()
+
+
+def test_an_index_retired_from_the_schema_is_dropped_on_open(uri):
+    earlier = Neo4jBackend(uri)  # as an earlier version left it
+    earlier._driver.execute_query(
+        "CREATE FULLTEXT INDEX fact_text IF NOT EXISTS FOR (f:Fact) ON EACH [f.text]"
+    )
+    earlier.close()
+    backend = Neo4jBackend(uri)
+    names = {r["name"] for r in backend._read("SHOW INDEXES YIELD name RETURN name")}
+    backend.close()
+    assert "fact_text" in schema.RETIRED and not names & set(schema.RETIRED)
+    assert not any(schema.schema_name(s) in schema.RETIRED for s in schema.schema_statements())
 
 
 def test_schema_files_split_into_statements():
@@ -177,10 +191,51 @@ def test_scope_is_on_every_node_and_relationship(mem):
         MATCH (a)-[r]->(b) WHERE NOT (a.scope = r.scope AND r.scope = b.scope)
         RETURN type(r) AS t""")  # fmt: skip
     assert mixed == []
-    (counts,) = cypher(
-        mem, "MATCH (e:Embedding) RETURN count(e) AS n, collect(DISTINCT e.scope) AS s"
-    )
+    (counts,) = cypher(mem, "MATCH (f:Fact) WHERE f.embedding IS NOT NULL "
+                       "RETURN count(f) AS n, collect(DISTINCT f.scope) AS s")  # fmt: skip
     assert counts["n"] > 0 and sorted(counts["s"]) == ["alice", "bob"]
+    assert mem.backend.integrity_check() == []
+
+
+def test_a_vector_lives_on_the_nodes_it_describes_and_waits_for_its_owner(mem, uri):
+    vectors = mem.backend.embeddings([text_owner("alice", "Alice lives in Paris")])
+    assert vectors == {}
+    write_history(mem)
+    paris = text_owner("alice", "Alice lives in Paris")
+    (stored,) = cypher(mem, "MATCH (f:Fact {vector_key: $k}) RETURN collect(f.embedding) AS v",
+                       k=paris)  # fmt: skip
+    assert len(stored["v"]) == 3 and all(v == stored["v"][0] for v in stored["v"])  # its rows
+    assert mem.backend.embeddings([paris]) == {paris: stored["v"][0]}
+    assert cypher(mem, "MATCH (e:Embedding) RETURN e") == []  # no second copy
+    # A vector given before any node owns it is kept, with its scope, and a row of that
+    # text written later (by a writer with no embedder) takes it; the next vector given
+    # for the text replaces it on the rows, and the waiting node goes.
+    lisbon = text_owner("alice", "Alice lives in Lisbon")
+    early = HashEmbedder().embed(["early"])[0].tolist()
+    session = mem.backend.begin([], ["alice"])
+    session.commit(WriteBatch(clocks={"alice": session.clock("alice")},
+                              embeddings={lisbon: early}))  # fmt: skip
+    assert cypher(mem, "MATCH (e:Embedding) RETURN e.scope AS s") == [{"s": "alice"}]
+    assert mem.backend.embeddings([lisbon]) == {lisbon: pytest.approx(early)}
+    with Memory.open(uri, embedder=None) as plain:
+        plain.supersede("Alice", "lives_in", "Lisbon", since="2025-01-01", scope="alice",
+                        recorded_at="2025-01-02")  # fmt: skip
+    (row,) = cypher(mem, "MATCH (f:Fact {vector_key: $k}) RETURN f.embedding AS v", k=lisbon)
+    assert row["v"] == pytest.approx(early)
+    mem.remember(
+        "Alice",
+        "lives_in",
+        "Lisbon",
+        valid_from="2010-01-01",
+        valid_to="2011-01-01",
+        scope="alice",
+        recorded_at="2025-01-03",
+    )  # a second row: its vector is given
+    fresh = HashEmbedder().embed(["Alice lives in Lisbon"])[0].tolist()
+    rows = cypher(mem, "MATCH (f:Fact {vector_key: $k}) RETURN f.embedding AS v", k=lisbon)
+    assert len(rows) == 2 and all(r["v"] == pytest.approx(fresh) for r in rows)
+    assert mem.backend.embeddings([lisbon]) == {lisbon: pytest.approx(fresh)}
+    assert cypher(mem, "MATCH (e:Embedding) RETURN e") == []
     assert mem.backend.integrity_check() == []
 
 
@@ -406,8 +461,8 @@ def test_a_tenants_search_reads_its_own_rows_whatever_the_others_hold(mem):
     scoped = cypher(mem, "CALL db.index.fulltext.queryNodes('fact_text_scoped', $q) "
                     "YIELD node, score RETURN node.scope AS scope, node.id AS id, score",
                     q=codecs.scoped_lucene("paris", "alice"))  # fmt: skip
-    everyone = cypher(mem, "CALL db.index.fulltext.queryNodes('fact_text', 'paris') "
-                      "YIELD node, score RETURN node.id AS id, score")  # fmt: skip
+    everyone = cypher(mem, "CALL db.index.fulltext.queryNodes('fact_text_scoped', "
+                      "'text:(paris)') YIELD node, score RETURN node.id AS id, score")  # fmt: skip
     assert {r["scope"] for r in scoped} == {"alice"} and len(everyone) > len(scoped)
     unscoped = {r["id"]: r["score"] for r in everyone}
     assert all(r["score"] == pytest.approx(unscoped[r["id"]]) for r in scoped)

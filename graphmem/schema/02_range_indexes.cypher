@@ -8,7 +8,6 @@ CREATE INDEX fact_family IF NOT EXISTS FOR (f:Fact) ON (f.scope, f.subject_id, f
 CREATE INDEX fact_scope IF NOT EXISTS FOR (f:Fact) ON (f.scope);
 CREATE INDEX fact_subject IF NOT EXISTS FOR (f:Fact) ON (f.subject_id);
 CREATE INDEX fact_object IF NOT EXISTS FOR (f:Fact) ON (f.object_id);
-CREATE INDEX fact_fact_id IF NOT EXISTS FOR (f:Fact) ON (f.fact_id);
 // The key of the fact text's embedding (rows of one text share one vector).
 CREATE INDEX fact_vector_key IF NOT EXISTS FOR (f:Fact) ON (f.vector_key);
 CREATE INDEX fact_valid_from IF NOT EXISTS FOR (f:Fact) ON (f.valid_from);
@@ -23,6 +22,5 @@ CREATE INDEX episode_scope IF NOT EXISTS FOR (e:Episode) ON (e.scope, e.session)
 CREATE INDEX episode_timestamp IF NOT EXISTS FOR (e:Episode) ON (e.timestamp);
 CREATE INDEX event_subject IF NOT EXISTS FOR (e:Event) ON (e.scope, e.subject_id);
 CREATE INDEX event_object IF NOT EXISTS FOR (e:Event) ON (e.scope, e.object_id);
-CREATE INDEX event_recorded_at IF NOT EXISTS FOR (e:Event) ON (e.recorded_at);
 // Search starts from a scope's own episodes (a small tenant's are scored exactly).
 CREATE INDEX episode_of_scope IF NOT EXISTS FOR (e:Episode) ON (e.scope);

@@ -1,6 +1,6 @@
 // graphmem Neo4j schema, part 4: vector indexes (all-MiniLM-L6-v2: 384 dimensions, cosine).
-// Each vector is kept once in an (:Embedding {owner_id}) node and copied as `embedding`
-// (LIST<FLOAT>) onto the nodes it describes, which these indexes cover. Query with
+// Each vector is kept as `embedding` (LIST<FLOAT>) on the nodes it describes, which these
+// indexes cover (an (:Embedding {owner_id}) node holds one only while no node owns it). Query with
 // db.index.vector.queryNodes('fact_embedding', $k, $vector) (Neo4j 5.26 has no SEARCH
 // clause); it returns (1 + cosine) / 2. Vectors of another length are stored, not indexed.
 

@@ -14,10 +14,12 @@ Data model
   one of graphmem's own labels gets a trailing ``_``).
 - Fact rows, reified: ``(s:Entity)-[:SUBJECT]->(f:Fact)-[:OBJECT]->(o:Entity)``, plus a
   direct relationship ``(s)-[:LIVES_IN]->(o)`` whose type is the predicate upper-cased.
-  Both the ``:Fact`` node and the direct relationship carry the row's properties: id,
-  fact_id, scope, subject, subject_id, predicate, object, object_id, text, valid_from,
-  valid_to, recorded_at, expired_at, expired_by, provenance (JSON), confidence, and a
-  ``caption`` such as ``lives in (2019-01-01 → now)`` (``✗ superseded`` once expired).
+  The ``:Fact`` node carries the row's properties: id, fact_id, scope, subject,
+  subject_id, predicate, object, object_id, text, valid_from, valid_to, recorded_at,
+  expired_at, expired_by, provenance (JSON), confidence, and a ``caption`` such as
+  ``lives in (2019-01-01 → now)`` (``✗ superseded`` once expired). The direct
+  relationship carries what browsing reads: id, scope, the four times, expired_by and
+  the caption (``cypher.DIRECT_FIELDS``; a full copy doubled what every insert wrote).
 
   Why reify: Neo4j range, full-text and vector indexes are declared per label or per
   relationship type, and predicates are open-ended (users declare their own). One
@@ -34,12 +36,12 @@ Data model
   scope's clock under its lock, so ``events(scope)`` is in write order (``events()`` of all
   scopes comes grouped by scope, each in write order).
 - Clocks: ``(:Clock {scope, requested, assigned, event_seq})``.
-- Embeddings: each vector once, as the embedded store keeps it, in
-  ``(:Embedding {owner_id, scope, embedding})`` (owner: a fact text's
-  ``text_owner`` key, an episode id...), and copied as an ``embedding`` property
-  (LIST<FLOAT>, float32 values) onto what it describes, where the 384-d cosine vector
-  indexes see it: every ``:Fact`` row of that text (``f.vector_key``), the ``:Episode``
-  or ``:Entity`` with that id. Rows inserted later with the same text get the copy too.
+- Embeddings: an ``embedding`` property (LIST<FLOAT>, float32 values) on what it
+  describes, where the 384-d cosine vector indexes see it: every ``:Fact`` row of that
+  text (owner: the text's ``text_owner`` key, kept as ``f.vector_key``; rows inserted
+  later with the same text get it too), the ``:Episode`` or ``:Entity`` with that id.
+  Only a vector whose owner is no node (yet) is kept on an
+  ``(:Embedding {owner_id, scope, embedding})`` node; it goes when a node takes it.
 
 Every node and relationship carries ``scope``; every read filters scope and time mode in
 Cypher ``WHERE``. Times are Neo4j ``DateTime`` in UTC; open ends are the sentinels
@@ -57,9 +59,11 @@ Writes and locking
 ``begin(families, scopes)`` opens an explicit transaction, MERGEs the ``:Clock`` of every
 scope it touches and writes a property on it (taking Neo4j's exclusive lock, so writers of
 one scope queue there; scopes are locked in sorted order, so writers cannot deadlock on
-them), then reads the clocks and the current rows of all families under that lock.
-``commit(batch)`` writes the batch in the same transaction with a few UNWIND statements
-and commits. A transient failure (deadlock, leader switch, lost connection) during
+them), then reads the clocks and the current rows of all families under that lock, all
+in one statement (``cypher.BEGIN_WRITE``). ``commit(batch)`` writes the batch in the same
+transaction with its UNWIND statements (``writes.batch_statements``) run as one
+(``writes.combined``: one round trip) and commits, so a write costs three round trips
+whatever its size. A transient failure (deadlock, leader switch, lost connection) during
 ``begin`` is retried; during ``commit`` it rolls back and raises ``TransientStoreError``
 (a ``StoreError``): nothing was written and the caller may simply run the write again.
 If the connection drops during the commit itself, the outcome is unknown and a plain
@@ -71,7 +75,8 @@ Schema
 ------
 ``schema/*.cypher`` (constraints, range, full-text and vector indexes) is applied on open:
 each statement whose index or constraint name does not exist yet is run (``IF NOT
-EXISTS``), so opening is idempotent and cheap once applied. An existing index of the same
+EXISTS``), so opening is idempotent and cheap once applied; indexes of earlier versions
+that graphmem no longer keeps (``schema.RETIRED``) are dropped. An existing index of the same
 name is kept as it is (change a definition under a new name). Queries pin their
 indexes in hints (USING INDEX), so ``apply_schema=False`` needs a database that has it.
 """

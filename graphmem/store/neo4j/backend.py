@@ -16,7 +16,7 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 from graphmem.errors import GraphmemError, StoreError, TransientStoreError
-from graphmem.model import Entity, Episode, Fact, normalise_name
+from graphmem.model import Entity, Episode, Fact, normalise_name, text_owner
 from graphmem.predicates import Predicate
 from graphmem.store.index_text import index_text
 from graphmem.store.integrity import overlapping_beliefs
@@ -41,11 +41,11 @@ from graphmem.store.neo4j.connection import (
     store_error,
 )
 from graphmem.store.neo4j.cypher import (
+    BEGIN_WRITE,
     CHECK_ROWS,
     CHECK_SCOPES,
     CHECK_STRUCTURE,
     CURRENT_BELIEF,
-    CURRENT_ROWS,
     DEGREES,
     DELETE_EMBEDDINGS,
     DELETE_UNUSED_TEXT_EMBEDDINGS,
@@ -92,11 +92,12 @@ from graphmem.store.neo4j.cypher import (
     search_filter,
     select,
 )
-from graphmem.store.neo4j.schema import SHOW_SCHEMA, schema_name, schema_statements
+from graphmem.store.neo4j.schema import RETIRED, SHOW_SCHEMA, schema_name, schema_statements
 from graphmem.store.neo4j.writes import (
     Statement,
     batch_statements,
     clock_statement,
+    combined,
     event_statement,
     predicate_statement,
 )
@@ -230,7 +231,8 @@ class Neo4jBackend:
 
     def apply_schema(self) -> list[str]:
         """Create the constraints and indexes of ``schema/*.cypher`` that do not exist yet
-        (idempotent, also against another process doing the same); returns those created."""
+        (idempotent, also against another process doing the same) and drop the retired
+        ones (``schema.RETIRED``); returns those created."""
         created = []
         with self._errors("apply the schema"), self._session() as session:
 
@@ -238,6 +240,8 @@ class Neo4jBackend:
                 return {r["name"] for show in SHOW_SCHEMA for r in session.run(show)}
 
             names = existing()
+            for name in sorted(names & set(RETIRED)):
+                session.run(f"DROP INDEX {name} IF EXISTS").consume()
             for statement in schema_statements():
                 name = schema_name(statement)
                 if name is not None and name in names:
@@ -271,12 +275,15 @@ class Neo4jBackend:
         return {r["scope"]: Clock(native(r["requested"]), native(r["assigned"])) for r in result}
 
     def _apply(self, tx: Any, statements: Sequence[Statement]) -> None:
-        for statement in statements:
-            result = self._run(tx, statement.cypher, **statement.params)
-            if statement.check is None:
-                result.consume()
-            elif (problem := statement.check(result.single())) is not None:
-                raise StoreError(f"{self.location}: {problem}; nothing was written")
+        """Run the statements as one (``writes.combined``: one round trip) and check it."""
+        if not statements:
+            return
+        statement = combined(statements)
+        result = self._run(tx, statement.cypher, **statement.params)
+        if statement.check is None:
+            result.consume()
+        elif (problem := statement.check(result.single())) is not None:
+            raise StoreError(f"{self.location}: {problem}; nothing was written")
 
     def _set_clocks(self, tx: Any, clocks: dict[str, Clock]) -> None:
         self._apply(tx, [clock_statement(clocks)])
@@ -304,6 +311,7 @@ class Neo4jBackend:
             ids: set[str] = set()
             owners: set[str] = set()
             vector_keys: set[str] = set()
+            vectors: dict[str, list[float]] = {}
 
             def take(anchor: str, where: str, **params: Any) -> None:
                 cypher = ERASE_ROWS.format(
@@ -313,6 +321,7 @@ class Neo4jBackend:
                 ids.update(found["ids"])
                 owners.update(found["fact_ids"])
                 vector_keys.update(found["vector_keys"])
+                vectors.update((key, vector) for key, vector in found["vectors"])
 
             for subject_id, predicate, object_id in erasure.keys:
                 key = {"subject_id": subject_id, "predicate": predicate, "object_id": object_id}
@@ -324,9 +333,11 @@ class Neo4jBackend:
             if ids:
                 self._run(tx, ERASE_WRITING_EVENTS, scope=scope, ids=sorted(ids)).consume()
             if erasure.rows or erasure.events:
-                self._write_batch(
-                    tx, WriteBatch(insert=list(erasure.rows), events=list(erasure.events))
-                )
+                keys = {text_owner(r.scope, r.text) for r in erasure.rows}
+                kept = {key: vectors[key] for key in keys if key in vectors}
+                self._write_batch(tx, WriteBatch(
+                    insert=list(erasure.rows), events=list(erasure.events), embeddings=kept
+                ))  # fmt: skip
             turns = self._run(
                 tx, ERASE_EPISODES, scope=scope, ids=list(erasure.episode_ids)
             ).single()["erased"]
@@ -613,12 +624,15 @@ class _Session:
                 with backend._errors("begin a write"):
                     self._tx = self._neo_session.begin_transaction()
                     self._open = True
-                    self._clocks = backend._lock_clocks(self._tx, scopes)
+                    found = backend._run(
+                        self._tx, BEGIN_WRITE, scopes=scopes, families=keys, **CURRENT_BELIEF[1]
+                    ).single()
+                    self._clocks = {c["scope"]: Clock(native(c["requested"]),
+                                                      native(c["assigned"]))
+                                    for c in found["clocks"]}  # fmt: skip
                     self._rows: dict[Family, list[Fact]] = defaultdict(list)
-                    for r in backend._run(
-                        self._tx, CURRENT_ROWS, families=keys, **CURRENT_BELIEF[1]
-                    ):
-                        row = fact_from(r["row"])
+                    for r in found["rows"]:
+                        row = fact_from(r)
                         self._rows[(row.scope, row.subject_id, row.predicate)].append(row)
                 return
             except TransientStoreError:

@@ -27,6 +27,10 @@ EVENT_FIELDS = (
     "scope", "recorded_at", "op", "subject_id", "predicate", "object_id", "payload", "row_ids",
 )  # fmt: skip
 TIME_FIELDS = ("valid_from", "valid_to", "recorded_at", "expired_at")
+# What a row's direct relationship carries: what browsing reads (the scope, the four
+# times, the caption) and the row id that ties it to its :Fact node. The rest of the row
+# is on the :Fact node only: a full copy doubled the properties every insert wrote.
+DIRECT_FIELDS = ("id", "scope", *TIME_FIELDS, "expired_by", "caption")
 # Labels graphmem gives its own nodes; an entity type may not borrow one.
 RESERVED_LABELS = frozenset(
     {"Entity", "Fact", "Episode", "ErasedEpisode", "Event", "Clock", "Embedding", "Predicate"}
@@ -125,6 +129,15 @@ WHERE f.scope = fam.scope AND f.subject_id = fam.subject_id AND f.predicate = fa
 RETURN {FACT_MAP} AS row
 """
 
+# A write's start in one round trip: every clock locked (all of them first: the
+# aggregation waits for the last), then the families' current rows read under the locks.
+BEGIN_WRITE = f"""
+CALL () {{ {LOCK_CLOCKS.strip()} }}
+WITH collect({{scope: scope, requested: requested, assigned: assigned}}) AS clocks
+OPTIONAL CALL () {{ {CURRENT_ROWS.strip()} }}
+RETURN clocks, collect(row) AS rows
+"""
+
 MERGE_ENTITIES = """
 UNWIND $entities AS e
 MERGE (n:Entity {id: e.props.id})
@@ -167,23 +180,36 @@ WITH f, x, at, caption
 SET r.expired_at = at, r.expired_by = x.by, r.caption = caption
 """
 
-# Every read first (entities, a known vector of the text), then only writes: the planner
-# needs no Eager barrier between them. Times arrive as text (``codecs.wire``).
-INSERT_ROWS = """
+# Every read first (entities, the text's vector), then only writes: the planner needs no
+# Eager barrier between them. Times arrive as text (``codecs.wire``). A row whose text's
+# vector the batch gives (``row.given``) gets it from ``SET_EMBEDDINGS`` (sent once);
+# another takes the one a row of its text holds, else one stored before any row of the
+# text (``:Embedding``).
+INSERT_ROWS = f"""
 UNWIND $rows AS row
-MATCH (s:Entity {id: row.props.subject_id})
-OPTIONAL MATCH (o:Entity {id: row.props.object_id})
-OPTIONAL MATCH (known:Embedding {owner_id: row.vector_key})
-WITH row, s, o, known.embedding AS embedding, row.props AS p
-WITH row, s, o, embedding, p {.*, valid_from: datetime(p.valid_from),
+MATCH (s:Entity {{id: row.props.subject_id}})
+OPTIONAL MATCH (o:Entity {{id: row.props.object_id}})
+CALL (row) {{
+  WITH row WHERE NOT coalesce(row.given, false)
+  OPTIONAL MATCH (k:Fact) USING INDEX k:Fact(vector_key)
+  WHERE k.vector_key = row.vector_key AND k.embedding IS NOT NULL
+  WITH row, k LIMIT 1
+  OPTIONAL MATCH (x:Embedding {{owner_id: row.vector_key}})
+  RETURN coalesce(k.embedding, x.embedding) AS known
+  UNION ALL
+  WITH row WHERE row.given
+  RETURN null AS known
+}}
+WITH row, s, o, known, row.props AS p
+WITH row, s, o, known, p {{.*, valid_from: datetime(p.valid_from),
   valid_to: datetime(p.valid_to), recorded_at: datetime(p.recorded_at),
-  expired_at: datetime(p.expired_at)} AS props
-CREATE (s)-[:SUBJECT {scope: props.scope}]->(f:Fact)
-SET f = props {.*, vector_key: row.vector_key, embedding: embedding, scope_key: row.scope_key}
+  expired_at: datetime(p.expired_at)}} AS props
+CREATE (s)-[:SUBJECT {{scope: props.scope}}]->(f:Fact)
+SET f = props {{.*, vector_key: row.vector_key, embedding: known, scope_key: row.scope_key}}
 FOREACH (_ IN CASE WHEN o IS NULL THEN [] ELSE [1] END |
-  CREATE (f)-[:OBJECT {scope: props.scope}]->(o)
+  CREATE (f)-[:OBJECT {{scope: props.scope}}]->(o)
   CREATE (s)-[r:$(row.type)]->(o)
-  SET r = props)
+  SET r = props {{{", ".join("." + name for name in DIRECT_FIELDS)}}})
 RETURN count(*) AS created, count(o) AS linked
 """
 
@@ -196,24 +222,32 @@ UNWIND range(0, size(g.events) - 1) AS i
 WITH g.events[i] AS x, base + i + 1 AS seq
 CREATE (e:Event)
 SET e = x {.*, recorded_at: datetime(x.recorded_at)}, e.seq = seq
-RETURN count(e) AS created
+RETURN count(e) AS events
 """
 
+# A vector is kept where the vector indexes see it: on the episode or entity of that id,
+# on every :Fact row of that text (``vector_key``; an unchanged copy is not written
+# again: each write is an HNSW update). Only a
+# vector whose owner is no node yet waits on an ``(:Embedding {owner_id})`` node, which
+# rows of that text inserted later read (``INSERT_ROWS``) and which goes once a node
+# holds the vector.
 SET_EMBEDDINGS = """
 UNWIND $embeddings AS x
-MERGE (e:Embedding {owner_id: x.owner})
-SET e.embedding = x.vector
-WITH x, e
 OPTIONAL MATCH (ep:Episode {id: x.owner})
 OPTIONAL MATCH (n:Entity {id: x.owner})
 SET ep.embedding = x.vector, n.embedding = x.vector
-WITH x, e, coalesce(ep.scope, n.scope) AS owner_scope
+WITH x, ep IS NOT NULL OR n IS NOT NULL AS node
 CALL (x) {
-  OPTIONAL MATCH (f:Fact {vector_key: x.owner})
-  SET f.embedding = x.vector
-  RETURN head(collect(f.scope)) AS row_scope
+  OPTIONAL MATCH (f:Fact) USING INDEX f:Fact(vector_key) WHERE f.vector_key = x.owner
+  FOREACH (_ IN CASE WHEN f.embedding = x.vector THEN [] ELSE [1] END |
+    SET f.embedding = x.vector)
+  RETURN count(f) > 0 AS rows
 }
-SET e.scope = coalesce(x.scope, owner_scope, row_scope, e.scope)
+OPTIONAL MATCH (e:Embedding {owner_id: x.owner})
+FOREACH (_ IN CASE WHEN node OR rows THEN [1] ELSE [] END | DETACH DELETE e)
+FOREACH (_ IN CASE WHEN node OR rows THEN [] ELSE [1] END |
+  MERGE (w:Embedding {owner_id: x.owner})
+  SET w.embedding = x.vector, w.scope = coalesce(x.scope, w.scope))
 """
 
 DELETE_EMBEDDINGS = """
@@ -230,15 +264,18 @@ WHERE NOT EXISTS { MATCH (:Fact {vector_key: key}) }
 DETACH DELETE e
 """
 
+# Also returns the erased rows' vectors by text: rows put back in their place (an erased
+# turn's families, re-planned) keep their text's vector, which lives on the rows.
 ERASE_ROWS = """
 {anchor}
 WITH f WHERE {where}
 {direct}
 DELETE r
-WITH f, f.id AS id, f.fact_id AS fact_id, f.vector_key AS vector_key
+WITH f, f.id AS id, f.fact_id AS fact_id, f.vector_key AS vector_key, f.embedding AS vector
 DETACH DELETE f
 RETURN collect(id) AS ids, collect(DISTINCT fact_id) AS fact_ids,
-       collect(DISTINCT vector_key) AS vector_keys
+       collect(DISTINCT vector_key) AS vector_keys,
+       collect(DISTINCT CASE WHEN vector IS NOT NULL THEN [vector_key, vector] END) AS vectors
 """
 
 ERASE_EVENTS = "MATCH (e:Event) WHERE {where} DELETE e"
@@ -370,10 +407,18 @@ CALL () {
 RETURN scope
 """
 
+# Where ``SET_EMBEDDINGS`` keeps an owner's vector (one row of a text: they share it).
 READ_EMBEDDINGS = """
 UNWIND $ids AS id
-MATCH (e:Embedding {owner_id: id})
-RETURN id, e.embedding AS vector
+OPTIONAL MATCH (ep:Episode {id: id})
+OPTIONAL MATCH (n:Entity {id: id})
+OPTIONAL MATCH (e:Embedding {owner_id: id})
+WITH id, coalesce(ep.embedding, n.embedding, e.embedding,
+  COLLECT { MATCH (f:Fact) USING INDEX f:Fact(vector_key)
+            WHERE f.vector_key = id AND f.embedding IS NOT NULL
+            RETURN f.embedding LIMIT 1 }[0]) AS vector
+WHERE vector IS NOT NULL
+RETURN id, vector
 """
 
 STATS = f"""
@@ -383,7 +428,10 @@ RETURN COUNT {{ (f:Fact) WHERE $scope IS NULL OR f.scope = $scope }} AS rows,
        COUNT {{ (n:Entity) WHERE $scope IS NULL OR n.scope = $scope }} AS entities,
        COUNT {{ (e:Episode) WHERE $scope IS NULL OR e.scope = $scope }} AS episodes,
        COUNT {{ (e:Event) WHERE $scope IS NULL OR e.scope = $scope }} AS events,
-       COUNT {{ (:Embedding) }} AS embeddings
+       COUNT {{ (:Embedding) }} + COUNT {{ (e:Episode) WHERE e.embedding IS NOT NULL }}
+         + COUNT {{ (n:Entity) WHERE n.embedding IS NOT NULL }}
+         + size(COLLECT {{ MATCH (f:Fact) WHERE f.embedding IS NOT NULL
+                          RETURN DISTINCT f.vector_key }}) AS embeddings
 """
 
 # Searches: ``{label}`` is Fact or Episode, ``{where}`` the search filter on ``x``.

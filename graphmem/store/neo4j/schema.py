@@ -1,5 +1,5 @@
 """The Neo4j schema: ``schema/*.cypher`` (constraints, range, full-text and vector
-indexes), found and split into statements."""
+indexes), found and split into statements, and the indexes retired from it."""
 
 from __future__ import annotations
 
@@ -8,6 +8,13 @@ import re
 from pathlib import Path
 
 from graphmem.errors import StoreError
+
+# Indexes earlier versions created and graphmem no longer keeps: dropped when the schema
+# is applied, since every write pays for an index. The unscoped full-text indexes held the
+# same words as ``fact_text_scoped`` / ``episode_search_scoped`` (measured: a quarter of a
+# write batch's server CPU); no statement reads a row by its logical fact id or the events
+# by their time alone.
+RETIRED = ("fact_text", "episode_text", "episode_search", "fact_fact_id", "event_recorded_at")
 
 SHOW_SCHEMA = ("SHOW INDEXES YIELD name RETURN name", "SHOW CONSTRAINTS YIELD name RETURN name")
 

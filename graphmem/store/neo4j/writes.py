@@ -55,11 +55,47 @@ Check = Callable[[Any], str | None]  # the statement's single record -> a proble
 
 @dataclass(frozen=True)
 class Statement:
-    """One statement of a batch: its text, its parameters, and what its result must say."""
+    """One statement of a batch: its text, its parameters, the columns of its one result
+    record (``columns``) and what that record must say (``check``)."""
 
     cypher: str
     params: dict[str, Any]
     check: Check | None = None
+    columns: tuple[str, ...] = ()
+
+
+def combined(statements: Sequence[Statement]) -> Statement:
+    """The statements as one, run in one round trip: each in a ``CALL () { ... }`` in
+    order (one driving row, so each runs to its end and the next sees its writes), their
+    result columns side by side in one record, every check on that record. Parameter and
+    column names differ between the statements of a batch, so nothing collides.
+
+    >>> one = combined([Statement("UNWIND $a AS x CREATE (:A {x: x})", {"a": [1]}),
+    ...                 Statement("UNWIND $b AS x RETURN count(x) AS n", {"b": [2]},
+    ...                           columns=("n",))])
+    >>> print(one.cypher)
+    CALL () { UNWIND $a AS x CREATE (:A {x: x}) }
+    CALL () { UNWIND $b AS x RETURN count(x) AS n }
+    RETURN n
+    >>> one.params, one.columns
+    ({'a': [1], 'b': [2]}, ('n',))
+    """
+    if len(statements) == 1:
+        return statements[0]
+    params: dict[str, Any] = {}
+    for statement in statements:
+        assert not params.keys() & statement.params.keys(), "parameter names collide"
+        params.update(statement.params)
+    columns = tuple(c for statement in statements for c in statement.columns)
+    assert len(set(columns)) == len(columns), "result columns collide"
+    checks = [statement.check for statement in statements if statement.check is not None]
+    cypher = "\n".join(f"CALL () {{ {statement.cypher.strip()} }}" for statement in statements)
+    cypher += "\nRETURN " + (", ".join(columns) if columns else "1 AS done")
+
+    def check(record: Any) -> str | None:
+        return next((p for c in checks if (p := c(record)) is not None), None)
+
+    return Statement(cypher, params, check if checks else None, columns)
 
 
 def clock_statement(clocks: dict[str, Clock]) -> Statement:
@@ -76,7 +112,8 @@ def event_statement(events: Sequence[Event]) -> Statement:
     return Statement(
         APPEND_EVENTS,
         {"groups": [{"scope": s, "events": e} for s, e in groups.items()]},
-        lambda r: None if r["created"] == expected else "an event's scope has no clock",
+        lambda r: None if r["events"] == expected else "an event's scope has no clock",
+        ("events",),
     )
 
 
@@ -102,21 +139,23 @@ def batch_statements(batch: WriteBatch) -> list[Statement]:
         expire = [{"id": rid, "at": wire(at), "by": by, "note": ended_note(by)}
                   for rid, at, by in batch.expire]  # fmt: skip
         out.append(Statement(EXPIRE_ROWS, {"expire": expire}))
+    vectors = {owner: float32_list(v) for owner, v in batch.embeddings.items()}
     if batch.insert:
         rows = [{"type": relationship_type(r.predicate), "props": fact_props(r),
-                 "vector_key": text_owner(r.scope, r.text), "scope_key": scope_key(r.scope)}
+                 "vector_key": (key := text_owner(r.scope, r.text)), "scope_key": scope_key(r.scope),
+                 "given": key in vectors}
                 for r in batch.insert]  # fmt: skip
         linked = sum(1 for r in batch.insert if r.object_id is not None)
         out.append(Statement(INSERT_ROWS, {"rows": rows}, lambda r: None
                              if (r["created"], r["linked"]) == (len(rows), linked)
-                             else "a row refers to an entity that is not stored"))  # fmt: skip
+                             else "a row refers to an entity that is not stored",
+                             ("created", "linked")))  # fmt: skip
     if batch.embeddings:
         owner_scope = {text_owner(r.scope, r.text): r.scope for r in batch.insert}
         owner_scope.update({e.id: e.scope for e in batch.episodes})
         default = next(iter(batch.clocks)) if len(batch.clocks) == 1 else None
-        embeddings = [{"owner": owner, "vector": float32_list(vector),
-                       "scope": owner_scope.get(owner, default)}
-                      for owner, vector in batch.embeddings.items()]  # fmt: skip
+        embeddings = [{"owner": owner, "vector": vector, "scope": owner_scope.get(owner, default)}
+                      for owner, vector in vectors.items()]  # fmt: skip
         out.append(Statement(SET_EMBEDDINGS, {"embeddings": embeddings}))
     if batch.events:
         out.append(event_statement(batch.events))
