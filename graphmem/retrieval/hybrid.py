@@ -61,7 +61,7 @@ from graphmem.history import status_of
 from graphmem.model import Episode, Fact, FactStatus
 from graphmem.retrieval.embedder import Embedder
 from graphmem.retrieval.fusion import fuse
-from graphmem.retrieval.passages import best_passages
+from graphmem.retrieval.passages import best_of_passages, best_passages
 from graphmem.store.index_text import speaker_name
 from graphmem.store.protocol import Backend, RowQuery
 from graphmem.store.words import tokenize
@@ -90,6 +90,9 @@ class Weights:
     newer_first_pool: int = 100  # how many of the best episode hits are compared
     fusion: str = "auto"  # how sources combine: ``fusion.FUSIONS``, or "auto" (below)
     passages: int = 5  # the best episode hits that report their passage (0: none)
+    # Vector candidates whose passages are scored (a turn scores its best passage's
+    # cosine, ``graphmem.retrieval.passages``); 0: turns alone, as before passages.
+    passage_pool: int = 50
 
 
 class Hit(BaseModel):
@@ -230,10 +233,21 @@ class Retriever:
             collect("fact", "vector", found["vector"])
             collect("fact", "keyword", found["keyword"])
             collect("fact", "graph", self._graph(query, fact_filter, n))
+        passages: dict[str, tuple[str, float]] = {}
         if "episodes" in targets:
-            found = self.backend.search("episodes", episode_filter, vector=vector, text=query, k=n)
-            collect("episode", "vector", found["vector"])
-            collect("episode", "keyword", found["keyword"])
+            scored = vector is not None and w.passage_pool > 0
+            pool = max(n, w.passage_pool) if scored else n
+            found = self.backend.search(
+                "episodes", episode_filter, vector=vector, text=query, k=pool
+            )
+            by_vector, by_keyword = found["vector"], found["keyword"][:n]
+            if scored:
+                # A turn scores the best cosine of itself and its passages, among what
+                # either source found (a long turn's one sentence is diluted in its own).
+                wanted = [i for i, _ in by_vector] + [i for i, _ in by_keyword]
+                by_vector, passages = best_of_passages(self.backend, scope, vector, wanted, n)
+            collect("episode", "vector", by_vector[:n])
+            collect("episode", "keyword", by_keyword)
 
         w = self._profile(w, scope, lists.get("episode", {}))
         fused = {kind: fuse(by_source, self._source_weights(w), w.fusion, rrf_k=w.rrf_k)
@@ -242,14 +256,22 @@ class Retriever:
         hits.sort(key=lambda h: -h.score)
         if w.newer_first <= 1.0:
             hits = self._newer_first(hits, w)
-        hits = self._with_turns(query, hits[:k], scope, w)
+        hits = self._with_turns(query, hits[:k], scope, w, passages)
         return SearchResult(
             query=query, hits=hits, window=window, window_text=window_text, mode=mode
         )
 
     # -- turns and passages ------------------------------------------------------------
-    def _with_turns(self, query: str, hits: list[Hit], scope: str, w: Weights) -> list[Hit]:
-        """Each hit with the turn it comes from, and the best hits with their passage."""
+    def _with_turns(
+        self,
+        query: str,
+        hits: list[Hit],
+        scope: str,
+        w: Weights,
+        scored: dict[str, tuple[str, float]] | None = None,
+    ) -> list[Hit]:
+        """Each hit with the turn it comes from, and the best hits with their passage: a
+        long turn's best-scoring passage (``scored``), else the one sharing most words."""
         wanted = [h.fact.provenance.episode_id for h in hits if h.fact is not None]
         wanted = sorted({i for i in wanted if i is not None})
         stored = {e.id: e for e in self.backend.episodes(scope, wanted)} if wanted else {}
@@ -267,7 +289,8 @@ class Retriever:
                 [(out[i].turn.speaker, out[i].turn.text) for i in chosen],  # type: ignore[union-attr]
             )
             for i, passage in zip(chosen, found, strict=True):
-                out[i] = out[i].model_copy(update={"passage": passage})
+                best = (scored or {}).get(out[i].id)
+                out[i] = out[i].model_copy(update={"passage": best[0] if best else passage})
         return out
 
     # -- graph neighbourhood -----------------------------------------------------------
