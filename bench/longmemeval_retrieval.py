@@ -265,10 +265,12 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="list the misses")
     parser.add_argument("--per-type", type=int, default=None,
                         help="the first N questions of each type only")  # fmt: skip
-    parser.add_argument("--long-turn", type=int, default=None,
-                        help="passage_index.LONG_TURN_CHARS for this run")
-    parser.add_argument("--passage-chars", type=int, default=None,
-                        help="passage_index.PASSAGE_CHARS for this run")
+    parser.add_argument(
+        "--long-turn", type=int, default=None, help="passage_index.LONG_TURN_CHARS for this run"
+    )
+    parser.add_argument(
+        "--passage-chars", type=int, default=None, help="passage_index.PASSAGE_CHARS for this run"
+    )
     parser.add_argument("--hybrid-only", action="store_true")
     parser.add_argument(
         "--seed-from",
@@ -344,8 +346,8 @@ def main() -> None:
     from graphmem.retrieval.hybrid import Weights
 
     before = Weights(passage_pool=0)
-    systems[f"hybrid, turns alone (passage_pool=0, before passages) k={k}"] = (
-        lambda m, q: rank_hybrid(m, q, k, weights=before)
+    systems[f"hybrid, turns alone (passage_pool=0, before passages) k={k}"] = lambda m, q: (
+        rank_hybrid(m, q, k, weights=before)
     )
     if not args.hybrid_only:
         systems[f"hybrid (mem.search k={k}; session = best hit only)"] = lambda m, q: rank_hybrid(

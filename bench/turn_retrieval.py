@@ -161,8 +161,9 @@ def vector_with_passages(mem: Memory, q: dict) -> list[str]:
 # equal weights, the default (score fusion, vector 2.0), the adaptive per-query weights.
 # "no psg": turns scored by their own vectors only (before passages, issue 12).
 HYBRIDS = {
-    "rrf (main)": Weights(fusion="rrf", vector=1.0, newer_first=0.5, newer_first_margin=0.1,
-                          passage_pool=0),
+    "rrf (main)": Weights(
+        fusion="rrf", vector=1.0, newer_first=0.5, newer_first_margin=0.1, passage_pool=0
+    ),
     "score v=1": Weights(fusion="score", vector=1.0),
     "score (default) no psg": Weights(passage_pool=0),
     "score (default)": Weights(),
@@ -275,8 +276,12 @@ def main() -> None:
     parser.add_argument("--long-turn", type=int, default=None,
                         help="passage_index.LONG_TURN_CHARS for this run (a turn longer is "
                              "also indexed by its passages)")  # fmt: skip
-    parser.add_argument("--passage-chars", type=int, default=None,
-                        help="passage_index.PASSAGE_CHARS for this run (window size)")
+    parser.add_argument(
+        "--passage-chars",
+        type=int,
+        default=None,
+        help="passage_index.PASSAGE_CHARS for this run (window size)",
+    )
     parser.add_argument("--context-only", action="store_true", help="skip the plain indexing")
     args = parser.parse_args()
     import graphmem.store.passage_index as passage_index

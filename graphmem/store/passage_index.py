@@ -34,8 +34,8 @@ from graphmem.store.index_text import index_text
 
 # Chosen by measurement (bench/turn_retrieval.py dev, bench/longmemeval_retrieval.py):
 # see the commit that set them and graphmem/retrieval/passages.py.
-LONG_TURN_CHARS = 200  # a turn longer than this is also indexed by its passages
-PASSAGE_CHARS = 250  # a window of sentences holds at most this many characters
+LONG_TURN_CHARS = 100  # a turn longer than this is also indexed by its passages
+PASSAGE_CHARS = 100  # a window of sentences holds at most this many characters
 
 # A sentence ends at . ! ? (or a run of them) followed by space; newlines end one too.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")

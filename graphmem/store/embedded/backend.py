@@ -49,8 +49,8 @@ from graphmem.store.embedded.sqlite import (
 from graphmem.store.embedded.vector_file import scrub
 from graphmem.store.embedded.vector_index import VectorIndex
 from graphmem.store.index_text import episode_index_text
-from graphmem.store.passage_index import passage_owner_range
 from graphmem.store.integrity import overlapping_beliefs
+from graphmem.store.passage_index import passage_owner_range
 from graphmem.store.protocol import (
     Erased,
     Erasure,
