@@ -168,10 +168,6 @@ HYBRIDS = {
     "score (default) no psg": Weights(passage_pool=0),
     "score (default)": Weights(),
     "adaptive": Weights(fusion="adaptive"),
-    "score best 0.25": Weights(best_share=0.25),
-    "score best 0.5": Weights(best_share=0.5),
-    "score best 0.75": Weights(best_share=0.75),
-    "score v=1 best 0.5": Weights(vector=1.0, best_share=0.5),
 }
 
 

@@ -15,12 +15,6 @@ turns them into one number in [0, 1] per candidate (1: first in every source):
   flat less; and a question that names something rare (a word in few entries, the
   keyword source's top score high) leans to keywords. See ``adaptive_weights``.
 
-Under the score fusions, ``best_share`` mixes in each candidate's best normalised score
-over the sources: fused = (1 - best_share) x convex combination + best_share x max, so
-a candidate one source puts first keeps part of that standing even where the other
-source has nothing for it (the combination alone lets a weak source drag the strong
-one's first pick down; the max alone ignores agreement).
-
 >>> ranked = {"vector": [("a", 0.5), ("b", 0.4)], "keyword": [("b", 7.0), ("c", 1.0)]}
 >>> fused = fuse(ranked, {"vector": 1.0, "keyword": 1.0}, "score")
 >>> max(fused, key=fused.get)
@@ -46,16 +40,14 @@ def fuse(
     fusion: str = "rrf",
     *,
     rrf_k: int = RRF_K,
-    best_share: float = 0.0,
 ) -> dict[str, float]:
     """One fused score per candidate id, in [0, 1]."""
     if fusion == "rrf":
         return _rrf(ranked, weights, rrf_k)
     if fusion == "score":
-        return _with_best(ranked, _combine(ranked, dict(weights)), weights, best_share)
+        return _combine(ranked, dict(weights))
     if fusion == "adaptive":
-        combined = _combine(ranked, adaptive_weights(ranked, weights))
-        return _with_best(ranked, combined, weights, best_share)
+        return _combine(ranked, adaptive_weights(ranked, weights))
     raise ValueError(f"unknown fusion {fusion!r}; one of {', '.join(FUSIONS)}")
 
 
@@ -95,20 +87,6 @@ def _combine(ranked, weights: dict[str, float]) -> dict[str, float]:
         for ident, value in normalised(source, hits).items():
             out[ident] = out.get(ident, 0.0) + w * value
     return out
-
-
-def _with_best(ranked, combined: dict[str, float], weights, share: float) -> dict[str, float]:
-    """``(1 - share) x combined + share x`` the candidate's best normalised score among
-    the sources that have weight."""
-    if share <= 0:
-        return combined
-    best: dict[str, float] = {}
-    for source, hits in ranked.items():
-        if weights.get(source, 0.0) <= 0:
-            continue
-        for ident, value in normalised(source, hits).items():
-            best[ident] = max(best.get(ident, 0.0), value)
-    return {i: (1 - share) * v + share * best.get(i, 0.0) for i, v in combined.items()}
 
 
 def standout(source: str, hits: Sequence[tuple[str, float]]) -> float:

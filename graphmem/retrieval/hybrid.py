@@ -89,7 +89,6 @@ class Weights:
     newer_first_margin: float = 0.25  # how far a newer one may trail and still go first
     newer_first_pool: int = 100  # how many of the best episode hits are compared
     fusion: str = "auto"  # how sources combine: ``fusion.FUSIONS``, or "auto" (below)
-    best_share: float = 0.0  # score fusions: share of a candidate's best source score
     passages: int = 5  # the best episode hits that report their passage (0: none)
     # Vector candidates whose passages are scored (a turn scores its best passage's
     # cosine, ``graphmem.retrieval.passages``); 0: turns alone, as before passages.
@@ -251,8 +250,7 @@ class Retriever:
             collect("episode", "keyword", by_keyword)
 
         w = self._profile(w, scope, lists.get("episode", {}))
-        fused = {kind: fuse(by_source, self._source_weights(w), w.fusion, rrf_k=w.rrf_k,
-                            best_share=w.best_share)
+        fused = {kind: fuse(by_source, self._source_weights(w), w.fusion, rrf_k=w.rrf_k)
                  for kind, by_source in lists.items()}  # fmt: skip
         hits = self._score(candidates.values(), fused, w, scope, reference, window)
         hits.sort(key=lambda h: -h.score)
