@@ -1,6 +1,7 @@
 """Long turns are also indexed by their passages; a turn scores its best passage.
 
-With the real embedding model on a tiny embedded store: a long turn that answers in one
+With the real embedding model on a tiny store of each backend (Neo4j when
+``GRAPHMEM_NEO4J_URI`` is set, else skipped): a long turn that answers in one
 sentence among small talk ranks above a short turn that is only near the topic, and its
 hit names both the turn and the sentence. Erasing the turn takes its passages' vectors.
 """
@@ -38,9 +39,14 @@ LONG = (
 DISTRACTOR = "Do you still have pets, Amara?"  # short, near the question, no answer
 
 
-@pytest.fixture
-def mem(tmp_path):
-    memory = Memory.open(tmp_path / "p.db")
+@pytest.fixture(params=["embedded", "neo4j"])
+def mem(request, tmp_path):
+    if request.param == "neo4j":
+        uri = request.getfixturevalue("neo4j_db")  # wiped when the test ends
+        memory = Memory.open(uri)
+        memory.backend.drop_all()
+    else:
+        memory = Memory.open(tmp_path / "p.db")
     said = "2024-03-02T19:30:00Z"
     memory.add_episodes([
         Episode(id="t-long", scope="c", session="s1", turn=0, speaker="Amara", text=LONG,

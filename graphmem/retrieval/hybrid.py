@@ -15,7 +15,10 @@
    the score is the sum of the non-rank ones). Episodes are indexed with whose words
    they are (``graphmem.store.index_text``); each hit names its turn
    (``Hit.turn``: a fact's is the turn that established it) and the best episode hits
-   their passage (``Hit.passage``, ``graphmem.retrieval.passages``).
+   their passage (``Hit.passage``, ``graphmem.retrieval.passages``). A long turn is
+   also embedded as its passages (``graphmem.store.passage_index``): among the
+   ``passage_pool`` best vector candidates and the keyword ones, a turn's vector score is
+   the best cosine of itself and its passages, and it reports that passage.
 4. Newer first: among the best episode hits, one that says nearly the same thing as a
    newer one (their own embeddings at cosine >= 0.7) and outscores it only narrowly
    (by <= 0.25) is placed just below it, so an update outranks the stale statement, as a
