@@ -152,8 +152,9 @@ def rank_vector_passages(mem: Memory, q: dict, k: int) -> list[tuple[str, float]
     f = RowQuery(q["question_id"])
     vector = mem.embedder.embed([q["question"]])[0]
     found = mem.backend.search("episodes", f, vector=vector, text=q["question"], k=k)
-    wanted = [i for i, _ in found["vector"]] + [i for i, _ in found["keyword"]]
-    ranked, _ = best_of_passages(mem.backend, q["question_id"], vector, wanted, k)
+    ranked, _ = best_of_passages(
+        mem.backend, q["question_id"], vector, found["vector"], found["keyword"], 50
+    )
     episodes = {e.id: e for e in mem.backend.episodes(q["question_id"], [i for i, _ in ranked])}
     best: dict[str, float] = {}
     for ident, score in ranked:

@@ -152,9 +152,10 @@ def vector_with_passages(mem: Memory, q: dict) -> list[str]:
     vector = mem.embedder.embed([q["question"]])[0]
     f = RowQuery(q["conversation"])
     found = mem.backend.search("episodes", f, vector=vector, text=q["question"], k=50)
-    wanted = [i for i, _ in found["vector"]] + [i for i, _ in found["keyword"]]
-    ranked, _ = best_of_passages(mem.backend, q["conversation"], vector, wanted, K)
-    return [ident for ident, _ in ranked]
+    ranked, _ = best_of_passages(
+        mem.backend, q["conversation"], vector, found["vector"], found["keyword"], 50
+    )
+    return [ident for ident, _ in ranked[:K]]
 
 
 # The fusions compared: main's before issue 12 (RRF, equal weights), score fusion with

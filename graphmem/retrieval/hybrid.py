@@ -93,8 +93,8 @@ class Weights:
     newer_first_pool: int = 100  # how many of the best episode hits are compared
     fusion: str = "auto"  # how sources combine: ``fusion.FUSIONS``, or "auto" (below)
     passages: int = 5  # the best episode hits that report their passage (0: none)
-    # Vector candidates whose passages are scored (a turn scores its best passage's
-    # cosine, ``graphmem.retrieval.passages``); 0: turns alone, as before passages.
+    # The best vector and keyword candidates whose passages are scored (a turn scores
+    # its best passage's cosine, ``graphmem.retrieval.passages``); 0: turns alone.
     passage_pool: int = 50
 
 
@@ -238,19 +238,16 @@ class Retriever:
             collect("fact", "graph", self._graph(query, fact_filter, n))
         passages: dict[str, tuple[str, float]] = {}
         if "episodes" in targets:
-            scored = vector is not None and w.passage_pool > 0
-            pool = max(n, w.passage_pool) if scored else n
-            found = self.backend.search(
-                "episodes", episode_filter, vector=vector, text=query, k=pool
-            )
-            by_vector, by_keyword = found["vector"], found["keyword"][:n]
-            if scored:
+            found = self.backend.search("episodes", episode_filter, vector=vector, text=query, k=n)
+            by_vector = found["vector"]
+            if vector is not None and w.passage_pool > 0:
                 # A turn scores the best cosine of itself and its passages, among what
                 # either source found (a long turn's one sentence is diluted in its own).
-                wanted = [i for i, _ in by_vector] + [i for i, _ in by_keyword]
-                by_vector, passages = best_of_passages(self.backend, scope, vector, wanted, n)
+                by_vector, passages = best_of_passages(
+                    self.backend, scope, vector, by_vector, found["keyword"], w.passage_pool
+                )
             collect("episode", "vector", by_vector[:n])
-            collect("episode", "keyword", by_keyword)
+            collect("episode", "keyword", found["keyword"])
 
         w = self._profile(w, scope, lists.get("episode", {}))
         fused = {kind: fuse(by_source, self._source_weights(w), w.fusion, rrf_k=w.rrf_k)

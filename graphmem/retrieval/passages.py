@@ -56,46 +56,45 @@ def best_of_passages(
     backend: Backend,
     scope: str,
     vector: np.ndarray,
-    candidates: Sequence[str],
-    k: int,
+    by_vector: Sequence[tuple[str, float]],
+    by_keyword: Sequence[tuple[str, float]],
+    pool: int,
 ) -> tuple[list[tuple[str, float]], dict[str, tuple[str, float]]]:
-    """The candidate turns ranked by the best cosine of the turn and its passages (top
-    ``k``), and for each long turn its best passage with that passage's cosine.
+    """The vector source's ranking with each of the ``pool`` best vector and keyword
+    candidates scored by the best cosine of the turn and its passages; and for each
+    long turn of those, its best passage with that passage's cosine.
 
-    Cosines are computed here from the stored vectors (the turn's own and its
-    passages'), so every backend's candidates are scored alike.
+    A vector candidate's own cosine is the backend's score (a cosine on every backend);
+    a keyword-only candidate's is computed from its stored vector. Only the pool's
+    passages are read, so the cost does not grow with ``k``.
     """
-    ids = list(dict.fromkeys(candidates))
+    scores = dict(by_vector)
+    ids = list(dict.fromkeys([i for i, _ in by_vector[:pool]] + [i for i, _ in by_keyword[:pool]]))
     if not ids:
-        return [], {}
+        return list(by_vector), {}
     episodes: dict[str, Episode] = {e.id: e for e in backend.episodes(scope, ids)}
-    owners: list[str] = []
+    owners = [i for i in ids if i not in scores and i in episodes]  # their own vectors
     parts: dict[str, list[tuple[str, str]]] = {}
     for ident in ids:
-        episode = episodes.get(ident)
-        if episode is None:
-            continue
-        owners.append(ident)
-        found = passages_of(episode.text)
-        parts[ident] = [(passage_owner(ident, n), p) for n, p in enumerate(found)]
-        owners += [owner for owner, _ in parts[ident]]
-    stored = backend.embeddings(owners)
-    if not stored:
-        return [], {}
-    keys = list(stored)
-    matrix = np.asarray([stored[o] for o in keys], dtype=np.float32)
-    query = np.asarray(vector, dtype=np.float32)
-    cosine = dict(zip(keys, (matrix @ query).tolist(), strict=True))
-    ranked: list[tuple[str, float]] = []
+        if ident in episodes:
+            found = passages_of(episodes[ident].text)
+            parts[ident] = [(passage_owner(ident, n), p) for n, p in enumerate(found)]
+            owners += [owner for owner, _ in parts[ident]]
+    stored = backend.embeddings(owners) if owners else {}
+    cosine: dict[str, float] = {}
+    if stored:
+        keys = list(stored)
+        matrix = np.asarray([stored[o] for o in keys], dtype=np.float32)
+        cosine = dict(zip(keys, (matrix @ np.asarray(vector, dtype=np.float32)).tolist(),
+                          strict=True))  # fmt: skip
     best: dict[str, tuple[str, float]] = {}
     for ident, passages in parts.items():
-        scores = [(cosine[o], p) for o, p in passages if o in cosine]
-        own = cosine.get(ident)
-        if scores:
-            top, passage = max(scores, key=lambda item: item[0])
+        own = scores.get(ident, cosine.get(ident))
+        found = [(cosine[o], p) for o, p in passages if o in cosine]
+        if found:
+            top, passage = max(found, key=lambda item: item[0])
             best[ident] = (passage, top)
             own = top if own is None else max(own, top)
         if own is not None:
-            ranked.append((ident, own))
-    ranked.sort(key=lambda item: -item[1])
-    return ranked[:k], best
+            scores[ident] = own
+    return sorted(scores.items(), key=lambda item: -item[1]), best
