@@ -169,9 +169,6 @@ HYBRIDS = {
     "score (default) no psg": Weights(passage_pool=0),
     "score (default)": Weights(),
     "adaptive": Weights(fusion="adaptive"),
-    "score whose 0.5": Weights(other_speaker=0.5),
-    "score whose 0.25": Weights(other_speaker=0.25),
-    "score whose 0": Weights(other_speaker=0.0),
 }
 
 

@@ -65,7 +65,6 @@ from graphmem.model import Episode, Fact, FactStatus
 from graphmem.retrieval.embedder import Embedder
 from graphmem.retrieval.fusion import fuse
 from graphmem.retrieval.passages import best_of_passages, best_passages
-from graphmem.retrieval.speakers import demote, named_speakers
 from graphmem.store.index_text import speaker_name
 from graphmem.store.protocol import Backend, RowQuery
 from graphmem.store.words import tokenize
@@ -97,9 +96,6 @@ class Weights:
     # The best vector and keyword candidates whose passages are scored (a turn scores
     # its best passage's cosine, ``graphmem.retrieval.passages``); 0: turns alone.
     passage_pool: int = 50
-    # A keyword hit neither said by nor naming a speaker the question names keeps this
-    # share of its score (``graphmem.retrieval.speakers``); 1: off.
-    other_speaker: float = 1.0
 
 
 class Hit(BaseModel):
@@ -250,11 +246,8 @@ class Retriever:
                 by_vector, passages = best_of_passages(
                     self.backend, scope, vector, by_vector, found["keyword"], w.passage_pool
                 )
-            by_keyword = found["keyword"]
-            if w.other_speaker < 1.0 and by_keyword:
-                by_keyword = self._whose(query, scope, by_keyword, w.other_speaker)
             collect("episode", "vector", by_vector[:n])
-            collect("episode", "keyword", by_keyword)
+            collect("episode", "keyword", found["keyword"])
 
         w = self._profile(w, scope, lists.get("episode", {}))
         fused = {kind: fuse(by_source, self._source_weights(w), w.fusion, rrf_k=w.rrf_k)
@@ -299,18 +292,6 @@ class Retriever:
                 best = (scored or {}).get(out[i].id)
                 out[i] = out[i].model_copy(update={"passage": best[0] if best else passage})
         return out
-
-    def _whose(
-        self, query: str, scope: str, ranked: list[tuple[str, float]], factor: float
-    ) -> list[tuple[str, float]]:
-        """Keyword candidates neither said by nor naming a speaker the question names
-        keep ``factor`` of their score (``graphmem.retrieval.speakers``)."""
-        episodes = self.backend.episodes(scope, [i for i, _ in ranked])
-        named = named_speakers(query, [e.speaker for e in episodes])
-        if not named:
-            return ranked
-        said = {e.id: (e.speaker, e.text) for e in episodes}
-        return demote([i for i, _ in ranked], ranked, said, named, factor)
 
     # -- graph neighbourhood -----------------------------------------------------------
     def _graph(self, query: str, f: RowQuery, n: int) -> list[tuple[str, float]]:
