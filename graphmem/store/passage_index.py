@@ -32,8 +32,12 @@ from typing import Protocol
 
 from graphmem.store.index_text import index_text
 
-# Chosen by measurement (bench/turn_retrieval.py dev, bench/longmemeval_retrieval.py):
-# see the commit that set them and graphmem/retrieval/passages.py.
+# Chosen on the dev turns (bench/turn_retrieval.py --split dev --context-only
+# --long-turn N --passage-chars W), hybrid hit@5 / NDCG@10, passages off 0.875 / 0.694:
+# N/W 100/100 0.896 / 0.714; 100/60 0.896 / 0.703; 150/150 0.875 / 0.713; 200/100
+# 0.875 / 0.709; 200/250 0.875 / 0.700; 60/60 0.875 / 0.703. The cost is in long
+# turns: LongMemEval's (mean 1,000 chars) get ~9 passages each, so ~10x the vectors
+# and the embedding time of a load (sys.maxsize here: no passages at all).
 LONG_TURN_CHARS = 100  # a turn longer than this is also indexed by its passages
 PASSAGE_CHARS = 100  # a window of sentences holds at most this many characters
 
