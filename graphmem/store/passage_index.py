@@ -20,7 +20,7 @@ away, and passages as entries of their own would change every term's statistics)
 >>> text = "Work has been hectic. " * 12 + "Anyway, I adopted a rescue dog!"
 >>> turn = Episode(id="t1", speaker="Priya", text=text, timestamp=said)
 >>> [(owner, index) for owner, _, index in episode_passages(turn)][-1]
-('t1#p1', 'Work has been hectic. Work has been hectic. Anyway, Priya adopted a rescue dog!')
+('t1#p3', 'Anyway, Priya adopted a rescue dog!')
 >>> episode_passages(Episode(id="t2", speaker="Tom", text="Short one.", timestamp=said))
 []
 """
