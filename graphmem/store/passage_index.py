@@ -28,6 +28,7 @@ away, and passages as entries of their own would change every term's statistics)
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Protocol
 
 from graphmem.store.index_text import index_text
@@ -113,8 +114,13 @@ def passages_of(text: str) -> list[str]:
     or is one window."""
     if len(text) <= LONG_TURN_CHARS:
         return []
-    found = windows(text)
-    return found if len(found) > 1 else []
+    return list(_passages(text, LONG_TURN_CHARS, PASSAGE_CHARS))
+
+
+@lru_cache(maxsize=20_000)  # every search splits its candidates again: the same turns
+def _passages(text: str, long_turn: int, size: int) -> tuple[str, ...]:
+    found = windows(text, size)
+    return tuple(found) if len(found) > 1 else ()
 
 
 def episode_passages(episode: _Said) -> list[tuple[str, str, str]]:
