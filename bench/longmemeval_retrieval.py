@@ -135,9 +135,31 @@ def seed_embeddings(mem: Memory, path: str) -> int:
 # -- session rankings --------------------------------------------------------------------
 
 
-def rank_hybrid(mem: Memory, q: dict, k: int, support: float = 0.5) -> list[tuple[str, float]]:
-    result = mem.search(q["question"], k=k, reference=q["_date"], scope=q["question_id"])
+def rank_hybrid(
+    mem: Memory, q: dict, k: int, support: float = 0.5, weights=None
+) -> list[tuple[str, float]]:
+    result = mem.search(
+        q["question"], k=k, reference=q["_date"], scope=q["question_id"], weights=weights
+    )
     return result.sessions(support)
+
+
+def rank_vector_passages(mem: Memory, q: dict, k: int) -> list[tuple[str, float]]:
+    """The vector index alone, each candidate turn (vector and keyword top k) scored by
+    the best of itself and its passages; best turn per session."""
+    from graphmem.retrieval.passages import best_of_passages
+
+    f = RowQuery(q["question_id"])
+    vector = mem.embedder.embed([q["question"]])[0]
+    found = mem.backend.search("episodes", f, vector=vector, text=q["question"], k=k)
+    ranked, _ = best_of_passages(
+        mem.backend, q["question_id"], vector, found["vector"], found["keyword"], 50
+    )
+    episodes = {e.id: e for e in mem.backend.episodes(q["question_id"], [i for i, _ in ranked])}
+    best: dict[str, float] = {}
+    for ident, score in ranked:
+        best.setdefault(episodes[ident].session, score)
+    return sorted(best.items(), key=lambda item: -item[1])
 
 
 def rank_backend(mem: Memory, q: dict, k: int, source: str) -> list[tuple[str, float]]:
@@ -242,6 +264,14 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=200, help="hits per search (k)")
     parser.add_argument("--limit", type=int, default=None, help="first N questions only")
     parser.add_argument("--verbose", action="store_true", help="list the misses")
+    parser.add_argument("--per-type", type=int, default=None,
+                        help="the first N questions of each type only")  # fmt: skip
+    parser.add_argument(
+        "--long-turn", type=int, default=None, help="passage_index.LONG_TURN_CHARS for this run"
+    )
+    parser.add_argument(
+        "--passage-chars", type=int, default=None, help="passage_index.PASSAGE_CHARS for this run"
+    )
     parser.add_argument("--hybrid-only", action="store_true")
     parser.add_argument(
         "--seed-from",
@@ -254,7 +284,23 @@ def main() -> None:
     )
     args = parser.parse_args()
 
+    import graphmem.store.passage_index as passage_index
+
+    if args.long_turn is not None:
+        passage_index.LONG_TURN_CHARS = args.long_turn
+    if args.passage_chars is not None:
+        passage_index.PASSAGE_CHARS = args.passage_chars
+    print(f"passages: turns over {passage_index.LONG_TURN_CHARS} chars, windows of "
+          f"{passage_index.PASSAGE_CHARS}")  # fmt: skip
     questions = load_questions(args.data)[: args.limit]
+    if args.per_type is not None:
+        taken: dict[str, int] = defaultdict(int)
+        chosen = []
+        for q in questions:
+            if taken[q["question_type"]] < args.per_type:
+                taken[q["question_type"]] += 1
+                chosen.append(q)
+        questions = chosen
     for q in questions:
         q["_date"] = parse_date(q["question_date"], None)
     mem = Memory.open(args.store, durability="normal")
@@ -282,7 +328,15 @@ def main() -> None:
             count = seed_embeddings(mem, args.seed_from)
             print(f"seeded {count} turn embeddings from {args.seed_from} "
                   f"in {time.perf_counter() - t0:.1f} s")  # fmt: skip
-        build(mem, args.data, None if args.extractor == "none" else "rules")
+        data = args.data
+        if args.per_type is not None or args.limit is not None:  # load only those asked
+            import tempfile
+
+            subset = Path(tempfile.mkdtemp()) / "subset.json"
+            subset.write_text(json.dumps([{k: v for k, v in q.items() if k != "_date"}
+                                          for q in questions]))  # fmt: skip
+            data = subset
+        build(mem, data, None if args.extractor == "none" else "rules")
 
     k = args.episodes
     systems = {
@@ -290,6 +344,12 @@ def main() -> None:
             m, q, k
         )
     }
+    from graphmem.retrieval.hybrid import Weights
+
+    before = Weights(passage_pool=0)
+    systems[f"hybrid, turns alone (passage_pool=0, before passages) k={k}"] = lambda m, q: (
+        rank_hybrid(m, q, k, weights=before)
+    )
     if not args.hybrid_only:
         systems[f"hybrid (mem.search k={k}; session = best hit only)"] = lambda m, q: rank_hybrid(
             m, q, k, 0.0
@@ -300,6 +360,7 @@ def main() -> None:
         systems[f"vector only (backend vector index, k={k} turns)"] = lambda m, q: rank_backend(
             m, q, k, "vector"
         )
+        systems[f"vector + passages (k={k} turns)"] = lambda m, q: rank_vector_passages(m, q, k)
     summary = evaluate(mem, questions, systems, args.verbose)
     print("\nsearch times: the first system embeds each question (the model runs); the others "
           "find its vector in the embedder's cache.")  # fmt: skip

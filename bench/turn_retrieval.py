@@ -59,6 +59,7 @@ from graphmem.time.instant import to_instant  # noqa: E402
 DATA = Path(__file__).resolve().parent / "data" / "turns"
 K = 10
 COLUMNS = ("hit@5", "hit@10", "recall@10", "ndcg@10")
+INDEXINGS = ("plain", "context")
 
 
 def files_for(split: str) -> list[Path]:
@@ -144,11 +145,28 @@ def source_alone(source: str) -> Ranker:
     return rank
 
 
+def vector_with_passages(mem: Memory, q: dict) -> list[str]:
+    """The vector source alone, each candidate turn scored by its best passage."""
+    from graphmem.retrieval.passages import best_of_passages
+
+    vector = mem.embedder.embed([q["question"]])[0]
+    f = RowQuery(q["conversation"])
+    found = mem.backend.search("episodes", f, vector=vector, text=q["question"], k=50)
+    ranked, _ = best_of_passages(
+        mem.backend, q["conversation"], vector, found["vector"], found["keyword"], 50
+    )
+    return [ident for ident, _ in ranked[:K]]
+
+
 # The fusions compared: main's before issue 12 (RRF, equal weights), score fusion with
 # equal weights, the default (score fusion, vector 2.0), the adaptive per-query weights.
+# "no psg": turns scored by their own vectors only (before passages, issue 12).
 HYBRIDS = {
-    "rrf (main)": Weights(fusion="rrf", vector=1.0, newer_first=0.5, newer_first_margin=0.1),
+    "rrf (main)": Weights(
+        fusion="rrf", vector=1.0, newer_first=0.5, newer_first_margin=0.1, passage_pool=0
+    ),
     "score v=1": Weights(fusion="score", vector=1.0),
+    "score (default) no psg": Weights(passage_pool=0),
     "score (default)": Weights(),
     "adaptive": Weights(fusion="adaptive"),
 }
@@ -194,16 +212,17 @@ def run(paths: list[Path], verbose: bool) -> None:
           f"{len(questions)} questions")  # fmt: skip
 
     systems: dict[str, tuple[str, Ranker]] = {"bm25 raw": ("plain", bm25_raw(turns))}
-    for indexing in ("plain", "context"):
+    for indexing in INDEXINGS:
         systems[f"{indexing} keyword"] = (indexing, source_alone("keyword"))
         systems[f"{indexing} vector"] = (indexing, source_alone("vector"))
+        systems[f"{indexing} vector+psg"] = (indexing, vector_with_passages)
         for label, weights in HYBRIDS.items():
             systems[f"{indexing} hybrid {label}"] = (indexing, hybrid(weights))
 
     results: dict[str, dict[str, list[dict[str, float]]]] = {}
     latency: dict[str, list[float]] = defaultdict(list)
     misses: dict[str, list[str]] = defaultdict(list)
-    for indexing in ("plain", "context"):
+    for indexing in INDEXINGS:
         stores = {}
         swap = plain_indexing() if indexing == "plain" else contextlib.nullcontext()
         with swap:
@@ -255,7 +274,27 @@ def main() -> None:
     parser.add_argument("--split", choices=("dev", "heldout", "all"), default="dev")
     parser.add_argument("--files", nargs="*", type=Path, help="these files instead of a split")
     parser.add_argument("--verbose", action="store_true", help="list the questions missed")
+    parser.add_argument("--long-turn", type=int, default=None,
+                        help="passage_index.LONG_TURN_CHARS for this run (a turn longer is "
+                             "also indexed by its passages)")  # fmt: skip
+    parser.add_argument(
+        "--passage-chars",
+        type=int,
+        default=None,
+        help="passage_index.PASSAGE_CHARS for this run (window size)",
+    )
+    parser.add_argument("--context-only", action="store_true", help="skip the plain indexing")
     args = parser.parse_args()
+    import graphmem.store.passage_index as passage_index
+
+    if args.long_turn is not None:
+        passage_index.LONG_TURN_CHARS = args.long_turn
+    if args.passage_chars is not None:
+        passage_index.PASSAGE_CHARS = args.passage_chars
+    print(f"passages: turns over {passage_index.LONG_TURN_CHARS} chars, windows of "
+          f"{passage_index.PASSAGE_CHARS}")  # fmt: skip
+    global INDEXINGS
+    INDEXINGS = ("context",) if args.context_only else ("plain", "context")
     paths = args.files or files_for(args.split)
     if not paths:
         print("no data files: nothing to measure", file=sys.stderr)

@@ -51,6 +51,7 @@ from graphmem.retrieval.embedder import Embedder, default_embedder
 from graphmem.retrieval.hybrid import Retriever, SearchResult, Weights
 from graphmem.store import open_backend
 from graphmem.store.index_text import episode_index_text
+from graphmem.store.passage_index import episode_passages
 from graphmem.store.protocol import Backend, Erased, Event, RowQuery
 from graphmem.store.writes import WriteGroup, WriteResult, as_operation, plan_write
 from graphmem.time.bounds import ALWAYS, Changes, TemporalBounds, point
@@ -330,6 +331,8 @@ class Memory:
                 owners[text_owner(op.scope, text)] = text
             for episode in group.episodes:
                 owners[episode.id] = episode_index_text(episode)  # with its speaker
+                # A long turn is also embedded as its passages (each pointing to it).
+                owners.update((o, text) for o, _, text in episode_passages(episode))
         if not owners:
             return {}
         vectors = self.embedder.embed(list(owners.values()))

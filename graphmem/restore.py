@@ -31,6 +31,7 @@ from graphmem.extraction.secrets import contains_secret, redact
 from graphmem.model import Entity, Episode, Fact, Provenance, text_owner
 from graphmem.predicates import Predicate
 from graphmem.store.index_text import episode_index_text
+from graphmem.store.passage_index import episode_passages
 from graphmem.store.protocol import RowQuery, WriteBatch
 from graphmem.time.bitemporal import Clock
 from graphmem.time.bounds import TemporalBounds
@@ -238,6 +239,7 @@ def _embeddings(memory: Memory, scope: str, rows: list[Fact], episodes: list[Epi
         return {}
     owners = {text_owner(scope, r.text): r.text for r in rows}
     owners.update({e.id: episode_index_text(e) for e in episodes})
+    owners.update((o, text) for e in episodes for o, _, text in episode_passages(e))
     if not owners:
         return {}
     vectors = memory.embedder.embed(list(owners.values()))

@@ -140,7 +140,10 @@ def test_the_backends_own_their_indexes_and_know_nothing_above_the_store() -> No
 
 
 def test_retrieval_reads_the_store_through_its_protocol_only() -> None:
-    allowed = ("graphmem.store.protocol", "graphmem.store.words", "graphmem.store.index_text")
+    # index_text and passage_index: what every backend indexes a turn by (its words, its
+    # passages), which the retriever must read the same way.
+    allowed = ("graphmem.store.protocol", "graphmem.store.words", "graphmem.store.index_text",
+               "graphmem.store.passage_index")  # fmt: skip
     assert [
         f"{m} imports {t}"
         for m, targets in IMPORTS.items()

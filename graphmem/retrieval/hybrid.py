@@ -15,7 +15,10 @@
    the score is the sum of the non-rank ones). Episodes are indexed with whose words
    they are (``graphmem.store.index_text``); each hit names its turn
    (``Hit.turn``: a fact's is the turn that established it) and the best episode hits
-   their passage (``Hit.passage``, ``graphmem.retrieval.passages``).
+   their passage (``Hit.passage``, ``graphmem.retrieval.passages``). A long turn is
+   also embedded as its passages (``graphmem.store.passage_index``): among the
+   ``passage_pool`` best vector candidates and the keyword ones, a turn's vector score is
+   the best cosine of itself and its passages, and it reports that passage.
 4. Newer first: among the best episode hits, one that says nearly the same thing as a
    newer one (their own embeddings at cosine >= 0.7) and outscores it only narrowly
    (by <= 0.25) is placed just below it, so an update outranks the stale statement, as a
@@ -61,7 +64,7 @@ from graphmem.history import status_of
 from graphmem.model import Episode, Fact, FactStatus
 from graphmem.retrieval.embedder import Embedder
 from graphmem.retrieval.fusion import fuse
-from graphmem.retrieval.passages import best_passages
+from graphmem.retrieval.passages import best_of_passages, best_passages
 from graphmem.store.index_text import speaker_name
 from graphmem.store.protocol import Backend, RowQuery
 from graphmem.store.words import tokenize
@@ -90,6 +93,9 @@ class Weights:
     newer_first_pool: int = 100  # how many of the best episode hits are compared
     fusion: str = "auto"  # how sources combine: ``fusion.FUSIONS``, or "auto" (below)
     passages: int = 5  # the best episode hits that report their passage (0: none)
+    # The best vector and keyword candidates whose passages are scored (a turn scores
+    # its best passage's cosine, ``graphmem.retrieval.passages``); 0: turns alone.
+    passage_pool: int = 50
 
 
 class Hit(BaseModel):
@@ -230,9 +236,17 @@ class Retriever:
             collect("fact", "vector", found["vector"])
             collect("fact", "keyword", found["keyword"])
             collect("fact", "graph", self._graph(query, fact_filter, n))
+        passages: dict[str, tuple[str, float]] = {}
         if "episodes" in targets:
             found = self.backend.search("episodes", episode_filter, vector=vector, text=query, k=n)
-            collect("episode", "vector", found["vector"])
+            by_vector = found["vector"]
+            if vector is not None and w.passage_pool > 0:
+                # A turn scores the best cosine of itself and its passages, among what
+                # either source found (a long turn's one sentence is diluted in its own).
+                by_vector, passages = best_of_passages(
+                    self.backend, scope, vector, by_vector, found["keyword"], w.passage_pool
+                )
+            collect("episode", "vector", by_vector[:n])
             collect("episode", "keyword", found["keyword"])
 
         w = self._profile(w, scope, lists.get("episode", {}))
@@ -242,14 +256,22 @@ class Retriever:
         hits.sort(key=lambda h: -h.score)
         if w.newer_first <= 1.0:
             hits = self._newer_first(hits, w)
-        hits = self._with_turns(query, hits[:k], scope, w)
+        hits = self._with_turns(query, hits[:k], scope, w, passages)
         return SearchResult(
             query=query, hits=hits, window=window, window_text=window_text, mode=mode
         )
 
     # -- turns and passages ------------------------------------------------------------
-    def _with_turns(self, query: str, hits: list[Hit], scope: str, w: Weights) -> list[Hit]:
-        """Each hit with the turn it comes from, and the best hits with their passage."""
+    def _with_turns(
+        self,
+        query: str,
+        hits: list[Hit],
+        scope: str,
+        w: Weights,
+        scored: dict[str, tuple[str, float]] | None = None,
+    ) -> list[Hit]:
+        """Each hit with the turn it comes from, and the best hits with their passage: a
+        long turn's best-scoring passage (``scored``), else the one sharing most words."""
         wanted = [h.fact.provenance.episode_id for h in hits if h.fact is not None]
         wanted = sorted({i for i in wanted if i is not None})
         stored = {e.id: e for e in self.backend.episodes(scope, wanted)} if wanted else {}
@@ -267,7 +289,8 @@ class Retriever:
                 [(out[i].turn.speaker, out[i].turn.text) for i in chosen],  # type: ignore[union-attr]
             )
             for i, passage in zip(chosen, found, strict=True):
-                out[i] = out[i].model_copy(update={"passage": passage})
+                best = (scored or {}).get(out[i].id)
+                out[i] = out[i].model_copy(update={"passage": best[0] if best else passage})
         return out
 
     # -- graph neighbourhood -----------------------------------------------------------

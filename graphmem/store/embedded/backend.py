@@ -50,6 +50,7 @@ from graphmem.store.embedded.vector_file import scrub
 from graphmem.store.embedded.vector_index import VectorIndex
 from graphmem.store.index_text import episode_index_text
 from graphmem.store.integrity import overlapping_beliefs
+from graphmem.store.passage_index import passage_owner_range
 from graphmem.store.protocol import (
     Erased,
     Erasure,
@@ -528,6 +529,11 @@ class EmbeddedBackend:
                 "INSERT OR IGNORE INTO erased_episodes VALUES (?, ?)", [(i, scope) for i in part]
             )
         self._delete_embeddings(list(episode_ids))
+        for turn in episode_ids:  # and the vectors of their passages
+            self._db.execute(
+                "DELETE FROM embeddings WHERE owner_id > ? AND owner_id < ?",
+                passage_owner_range(turn),
+            )
         return erased
 
     def _erase_orphans(self, scope: str, entity_ids: Sequence[str]) -> int:

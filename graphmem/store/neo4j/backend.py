@@ -48,6 +48,7 @@ from graphmem.store.neo4j.cypher import (
     CURRENT_BELIEF,
     DEGREES,
     DELETE_EMBEDDINGS,
+    DELETE_PASSAGE_EMBEDDINGS,
     DELETE_UNUSED_TEXT_EMBEDDINGS,
     DIRECT_RELATIONSHIP,
     DROP_ALL,
@@ -101,6 +102,7 @@ from graphmem.store.neo4j.writes import (
     event_statement,
     predicate_statement,
 )
+from graphmem.store.passage_index import PASSAGE_MARK
 from graphmem.store.protocol import (
     Erased,
     Erasure,
@@ -346,6 +348,8 @@ class Neo4jBackend:
             ]
             owners.update([*ids, *erasure.episode_ids, *gone])
             self._run(tx, DELETE_EMBEDDINGS, owners=sorted(owners)).consume()
+            self._run(tx, DELETE_PASSAGE_EMBEDDINGS, turns=sorted(erasure.episode_ids),
+                      mark=PASSAGE_MARK).consume()  # fmt: skip
             self._run(tx, DELETE_UNUSED_TEXT_EMBEDDINGS, keys=sorted(vector_keys)).consume()
             self._append_events(tx, [stamped])
             return Erased(len(ids), turns, len(gone), len(erasure.rows))

@@ -256,6 +256,13 @@ MATCH (e:Embedding {owner_id: owner})
 DETACH DELETE e
 """
 
+# An erased turn's passages (owner ids "<turn>#p<n>", graphmem.store.passage_index).
+DELETE_PASSAGE_EMBEDDINGS = """
+UNWIND $turns AS turn
+MATCH (e:Embedding) WHERE e.owner_id STARTS WITH turn + $mark
+DETACH DELETE e
+"""
+
 # A text's vector goes with the last row of that text (erase leaves nothing of the text).
 DELETE_UNUSED_TEXT_EMBEDDINGS = """
 UNWIND $keys AS key

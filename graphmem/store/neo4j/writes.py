@@ -45,6 +45,7 @@ from graphmem.store.neo4j.cypher import (
     SET_CLOCKS,
     SET_EMBEDDINGS,
 )
+from graphmem.store.passage_index import turn_of
 from graphmem.store.protocol import Event, WriteBatch
 from graphmem.time.bitemporal import Clock
 from graphmem.time.bounds import cypher_datetime
@@ -154,7 +155,8 @@ def batch_statements(batch: WriteBatch) -> list[Statement]:
         owner_scope = {text_owner(r.scope, r.text): r.scope for r in batch.insert}
         owner_scope.update({e.id: e.scope for e in batch.episodes})
         default = next(iter(batch.clocks)) if len(batch.clocks) == 1 else None
-        embeddings = [{"owner": owner, "vector": vector, "scope": owner_scope.get(owner, default)}
+        embeddings = [{"owner": owner, "vector": vector,  # a passage: its turn's scope
+                       "scope": owner_scope.get(owner, owner_scope.get(turn_of(owner), default))}
                       for owner, vector in vectors.items()]  # fmt: skip
         out.append(Statement(SET_EMBEDDINGS, {"embeddings": embeddings}))
     if batch.events:
