@@ -992,8 +992,10 @@ class EmbeddedBackend:
             with contextlib.suppress(sqlite3.ProgrammingError):  # closed already
                 if self._sidecar.owned:
                     self._refresh()  # an erase by another process reaches the files first
-                    if self._tables is not None and any(t.dirty for t in self._tables.values()):
-                        self._search_ready()
+                    # The search tables are brought up to date and saved, so that the
+                    # next open's first search tokenises nothing (a bulk load pays here).
+                    tables = self._search_ready()
+                    if any(t.dirty for t in tables.values()):
                         self._save_tables()  # (stamps the vectors too)
                     self._stamp_vectors(graph=True)
             self._sidecar.close()
