@@ -172,7 +172,14 @@ def test_an_erased_word_is_gone_from_the_search_files(tmp_path):
 
     mem = Memory.open(path)
     assert [f.text for f in mem.search("Oslo", scope=S).facts][:1] == ["Bob lives in Oslo"]
+    mem.remember("Carol", "lives_in", "Lima", scope=S)  # indexed in memory, beside the files
+    assert mem.search("Lima", scope=S).facts
+    mem.erase("Carol", scope=S)  # the files are rewritten (the old ones scrubbed) ...
+    bob = mem.backend._db.execute("SELECT rowid FROM rows WHERE subject='Bob'").fetchone()[0]
+    keywords = mem.backend._search_ready()["facts"].keywords
+    assert [p for p, _ in keywords.search("Oslo", 5)] == [bob]  # ... and still answer
     mem.close()
+    assert b"lima" not in b"".join(f.read_bytes() for f in side_files(path))
 
 
 def test_another_process_catches_up_rows_and_search_by_data_version(tmp_path):

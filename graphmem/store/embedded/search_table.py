@@ -152,6 +152,12 @@ class SearchTable:
         arrays["alive"] = self._alive[:n]
         meta |= {"size": n, "scopes": sorted(self._scopes, key=self._scopes.__getitem__)}
         generation = table_file.save(prefix, meta, arrays, scrub_old=scrub_old)
+        # Read the keyword index back from the new files: what was added is now in them
+        # (no longer held in memory), and the old files may have been scrubbed under
+        # the postings mapped from them.
+        found = table_file.load(prefix, generation)
+        if found is not None:
+            self.keywords = KeywordIndex.from_arrays(*found)
         self.dirty = False
         return generation
 
