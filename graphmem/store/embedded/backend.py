@@ -1006,7 +1006,9 @@ def _row_where(q: RowQuery, ids: list[str] | None) -> tuple[str, list]:
     """The SQL that narrows a row query to its candidates through an index (scope and
     keys, then the time bounds; ``ids``: a part of ``q.row_ids``); ``_matches`` stays
     the exact test."""
-    where, params = ["scope=?"], [q.scope]
+    # By ids, the id index must serve (SQLite would otherwise take a scope index and
+    # read the whole scope): "+scope" keeps it off the scope column.
+    where, params = ["scope=?" if ids is None else "+scope=?"], [q.scope]
     for column, value in (("subject_id", q.subject_id), ("predicate", q.predicate),
                           ("object_id", q.object_id)):  # fmt: skip
         if value is not None:
