@@ -34,7 +34,10 @@ def mem(tmp_path):
 @pytest.mark.parametrize(
     ("query", "index"),
     [
-        (RowQuery(scope=S, row_ids=("r_1", "r_2"), bounds=AS_OF), "sqlite_autoindex_rows_1"),
+        (
+            RowQuery(scope=S, row_ids=tuple(f"r_{i}" for i in range(40)), bounds=AS_OF),
+            "sqlite_autoindex_rows_1",
+        ),
         (RowQuery(scope=S, entity_id=ALICE, bounds=AS_OF), "rows_family"),
         (RowQuery(scope=S, entity_id=BERLIN, bounds=AS_OF), "rows_object"),
         (RowQuery(scope=S, subject_id=ALICE, predicate="lives_in"), "rows_family"),

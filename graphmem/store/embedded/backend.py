@@ -546,7 +546,7 @@ class EmbeddedBackend:
                 keys = [key_where(scope, *key) for key in erasure.keys]
                 if erasure.row_ids:
                     marks = ",".join("?" * len(erasure.row_ids))
-                    keys.append((f"(scope=? AND id IN ({marks}))", [scope, *erasure.row_ids]))
+                    keys.append((f"(+scope=? AND id IN ({marks}))", [scope, *erasure.row_ids]))
                 where = " OR ".join(w for w, _ in keys) or "0"
                 params = [p for _, ps in keys for p in ps]
                 found = self._db.execute(f"SELECT id, text, rowid FROM rows WHERE {where}", params)
@@ -594,11 +594,11 @@ class EmbeddedBackend:
             positions += [
                 r[0]
                 for r in self._db.execute(
-                    f"SELECT rowid FROM episodes WHERE scope=? AND id IN ({marks})", [scope, *part]
+                    f"SELECT rowid FROM episodes WHERE +scope=? AND id IN ({marks})", [scope, *part]
                 )
             ]
             erased += self._db.execute(
-                f"DELETE FROM episodes WHERE scope=? AND id IN ({marks})", [scope, *part]
+                f"DELETE FROM episodes WHERE +scope=? AND id IN ({marks})", [scope, *part]
             ).rowcount
             self._db.executemany(
                 "INSERT OR IGNORE INTO erased_episodes VALUES (?, ?)", [(i, scope) for i in part]
@@ -768,7 +768,7 @@ class EmbeddedBackend:
     def entity(self, scope: str, entity_id: str) -> Entity | None:
         with self._lock:
             self._refresh()
-            found = self._entities("id=? AND scope=?", (entity_id, scope))
+            found = self._entities("id=? AND +scope=?", (entity_id, scope))
         return found[0] if found else None
 
     def entities(self, scope: str) -> list[Entity]:
@@ -935,7 +935,7 @@ class EmbeddedBackend:
                 e.id
                 for chunk in range(0, len(found), 500)
                 for e in self._entities(
-                    f"scope=? AND id IN ({','.join('?' * len(found[chunk : chunk + 500]))})",
+                    f"+scope=? AND id IN ({','.join('?' * len(found[chunk : chunk + 500]))})",
                     [scope, *found[chunk : chunk + 500]],
                 )
             }
