@@ -286,7 +286,7 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
             t2 = time.perf_counter()
             got["scan_e2e"].append(t2 - t0)
             got["scan"].append(t2 - t1)
-            allowed_share.append(len(positions) / max(1, len(table._ids)))
+            allowed_share.append(len(positions) / max(1, table.size))
             found = [p for p, _ in table.vectors.search(q, 10, mask)]
             if len(exact):
                 recalls.append(len(set(found) & set(exact.tolist())) / min(10, len(exact)))

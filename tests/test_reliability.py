@@ -199,10 +199,10 @@ def test_erase_removes_rows_events_vectors_and_index_entries(tmp_path):
 
     hits = mem.search("Alice Berlin Tom", scope="e", history=True).hits
     assert all("Alice" not in h.text for h in hits)
-    mem.backend._flush_search()
-    table = mem.backend._tables["facts"]
-    assert all(not i.startswith("r_") or mem.backend._rows.get(i) for i in table._ids[: len(table)])
+    table = mem.backend._search_ready()["facts"]
     db = mem.backend._db
+    live = {p for p in range(table.size) if table.has(p)}
+    assert live <= {r[0] for r in db.execute("SELECT rowid FROM rows")}, "no entry of an erased row"
     assert db.execute("SELECT count(*) FROM rows WHERE subject_id=?", (alice,)).fetchone()[0] == 0
     assert db.execute("SELECT count(*) FROM events WHERE payload LIKE '%Alice%'").fetchone()[0] == 0
     assert db.execute("SELECT count(*) FROM entities WHERE name='Alice'").fetchone()[0] == 0

@@ -193,6 +193,28 @@ class TemporalBounds:
                     params[f"{name}_lo"] = iv.start
         return " AND ".join(conditions) or "true", params
 
+    def sql(self, columns: Mapping[str, str]) -> tuple[str, list[int]]:
+        """The SQL compilation over integer microsecond columns (the embedded store's):
+        a condition over the column names ``columns`` gives and its positional
+        parameters (``"1"`` when nothing is restricted); the current belief is the
+        equality on the sentinel, which the column's index can serve.
+
+        >>> TemporalBounds().sql({"valid_from": "vf", "valid_to": "vt",
+        ...                       "recorded_at": "ra", "expired_at": "ea"})[0]
+        'ea = ?'
+        """
+        conditions: list[str] = []
+        params: list[int] = []
+        for axis, iv in self._overlaps():
+            start, end = (columns[c] for c in COLUMNS[axis])
+            if iv == CURRENT_BELIEF:
+                conditions.append(f"{end} = ?")
+                params.append(to_micros(POS_INF))
+            else:
+                conditions.append(f"{start} < ? AND ? < {end}")
+                params += [to_micros(iv.end), to_micros(iv.start)]
+        return " AND ".join(conditions) or "1", params
+
     def cypher_text(
         self, columns: Mapping[str, str], expressions: Mapping[str, str] | None = None
     ) -> str:
@@ -265,6 +287,13 @@ class Changes:
                 for c in COLUMNS[self.axis]]  # fmt: skip
         params |= {f"{prefix}_since": self.since, f"{prefix}_until": self.until}
         return f"{belief} AND ({' OR '.join(ends)})", params
+
+    def sql(self, columns: Mapping[str, str]) -> tuple[str, list[int]]:
+        """The SQL compilation (see ``TemporalBounds.sql``)."""
+        belief, params = self._belief().sql(columns)
+        ends = [f"(? < {columns[c]} AND {columns[c]} <= ?)" for c in COLUMNS[self.axis]]
+        window = [to_micros(self.since), to_micros(self.until)]
+        return f"{belief} AND ({' OR '.join(ends)})", params + window * len(ends)
 
     def moments(self, row: TimedRow) -> list[tuple[datetime, str]]:
         """Where ``row`` changed inside the window: ``(instant, kind)`` with kind

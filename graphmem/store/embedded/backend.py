@@ -1,13 +1,17 @@
-"""The embedded default backend: a networkx graph in memory, durable in one SQLite file.
+"""The embedded default backend: one SQLite file, with search indexes beside it.
 
-(Over 500 lines: one class, one method per protocol verb plus the in-memory mirror it
-keeps in step; the SQL schema and codecs are in ``sqlite.py``, the indexes beside it.)
+(Over 500 lines: one class, one method per protocol verb plus the indexes it keeps in
+step; the SQL schema and codecs are in ``sqlite.py``, the indexes beside it.)
 
 SQLite (WAL mode) holds the truth: the event log, the rows, entities, episodes,
 embeddings and each scope's clock. Every write is one SQLite transaction, so a crash
-leaves either all of a call or none of it. The process keeps a ``MultiDiGraph`` of
-entities (nodes) and rows (edges keyed by row id) for fast reads and graph expansion,
-and catches up incrementally when another process commits (``PRAGMA data_version``).
+leaves either all of a call or none of it. Reads (rows by key, subject, object or
+predicate; entities by id or name; a node's neighbours, for graph expansion) are
+served from SQLite through its indexes: nothing is mirrored in memory, so opening a
+store of any size reads nothing but its clocks. The search tables (time columns and
+keyword index) and the vectors live in files beside the database, stamped against
+it, and catch up incrementally when this or another process commits (``PRAGMA
+data_version`` and each record's change counter).
 
 >>> import tempfile, os
 >>> backend = EmbeddedBackend(os.path.join(tempfile.mkdtemp(), "m.db"))
@@ -27,20 +31,22 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-import networkx as nx
 import numpy as np
 
 from graphmem.errors import StoreError
 from graphmem.model import Entity, Episode, Fact, normalise_name, text_owner
 from graphmem.predicates import Predicate
+from graphmem.store.embedded import table_file
 from graphmem.store.embedded.search_table import SearchTable
 from graphmem.store.embedded.sidecar import Sidecar
 from graphmem.store.embedded.sqlite import (
+    ENTITY_COLUMNS,
     EPISODE_COLUMNS,
-    LITERAL,
     ROW_COLUMNS,
     SCHEMA,
     SCHEMA_VERSION,
+    entity_from_row,
+    entity_names,
     episode_from_row,
     fact_from_row,
     fact_params,
@@ -62,8 +68,13 @@ from graphmem.store.protocol import (
     WriteBatch,
 )
 from graphmem.time.bitemporal import Clock
-from graphmem.time.bounds import Changes
+from graphmem.time.bounds import COLUMNS as TIME_COLUMNS
+from graphmem.time.bounds import Changes, TemporalBounds
 from graphmem.time.instant import NEG_INF, POS_INF, from_micros, to_micros
+
+TARGETS = ("facts", "episodes")
+_TIMES = {c: c for pair in TIME_COLUMNS.values() for c in pair}  # SQL column names
+_LOWEST, _HIGHEST = to_micros(NEG_INF), to_micros(POS_INF)
 
 
 class EmbeddedBackend:
@@ -83,6 +94,8 @@ class EmbeddedBackend:
             self._db.execute("PRAGMA busy_timeout=60000")
             # Erased content is overwritten, not just unlinked (privacy; see erase()).
             self._db.execute("PRAGMA secure_delete=ON")
+            # Reads go to SQLite: keep its hot pages (64 MiB; the OS caches the rest).
+            self._db.execute("PRAGMA cache_size=-65536")
             self._db.executescript(SCHEMA)
             self._db.execute("BEGIN IMMEDIATE")
             self._check_version()
@@ -102,28 +115,43 @@ class EmbeddedBackend:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
             self._db.execute("INSERT INTO meta VALUES ('change', '0')")
             self._db.execute("INSERT INTO meta VALUES ('erase_epoch', '0')")
-        elif found[0] == "1":  # stated change points arrived in version 2
+            return
+        version = found[0]
+        if version == "1":  # stated change points arrived in version 2
             self._db.execute("ALTER TABLE rows ADD COLUMN change_point INTEGER NOT NULL DEFAULT 0")
-            self._db.execute("UPDATE meta SET value=? WHERE key='schema'", (SCHEMA_VERSION,))
-        elif found[0] != SCHEMA_VERSION:
+            version = "2"
+        if version == "2":  # version 3 looks names up in SQLite, not in a mirror
+            self._fill_names()
+            version = "3"
+        if version != SCHEMA_VERSION:
             raise StoreError(
                 f"{self.location}: schema version {found[0]}, this graphmem reads {SCHEMA_VERSION}"
             )
+        if found[0] != version:
+            self._db.execute("UPDATE meta SET value=? WHERE key='schema'", (version,))
 
-    # -- the in-memory mirror ----------------------------------------------------------
+    def _fill_names(self) -> None:
+        """The names table of a store written before it existed (in write order, so the
+        latest entity to take a name keeps it, as the mirror that preceded it did)."""
+        rows = self._db.execute(
+            f"SELECT {ENTITY_COLUMNS} FROM entities ORDER BY changed, rowid"
+        ).fetchall()
+        names = []
+        for r in rows:
+            with contextlib.suppress(ValueError, TypeError):  # damaged: integrity_check says
+                names += entity_names(entity_from_row(r))
+        self._db.executemany("INSERT INTO names (scope, name, entity_id) VALUES (?, ?, ?)", names)
+
+    # -- what the process holds -------------------------------------------------------
     def _reset_memory(self) -> None:
-        self.graph = nx.MultiDiGraph()
-        self._rows: dict[str, Fact] = {}
-        self._family: dict[Family, set[str]] = defaultdict(set)
-        self._scope_rows: dict[str, set[str]] = defaultdict(set)
-        self._predicate_rows: dict[tuple[str, str], set[str]] = defaultdict(set)
-        self._entities: dict[str, Entity] = {}
-        self._names: dict[tuple[str, str], str] = {}  # (scope, normalised name) -> entity id
+        """Forget what the process holds (after another process's erase, or at open):
+        the clocks, and the search tables (loaded again, from their files or SQLite, by
+        the next search)."""
         self._clocks: dict[str, Clock] = {}
-        self._tables = {t: SearchTable(self._vectors.get(t)) for t in ("facts", "episodes")}
+        self._tables: dict[str, SearchTable] | None = None
+        self._search_seen = -1  # the change counter up to which the tables are complete
         self._unwritten: dict[str, dict[int, np.ndarray]] = {"facts": {}, "episodes": {}}
         self._missing: dict[str, dict[int, str]] = {"facts": {}, "episodes": {}}
-        self._pending: dict[str, dict[str, dict]] = {"facts": {}, "episodes": {}}
         self._seen = -1
         self._erase_epoch = "0"
         self._data_version = -1
@@ -138,6 +166,7 @@ class EmbeddedBackend:
         them (they may hold erased vectors) and start them again from SQLite."""
         self._vectors_seen = -1  # the change counter up to which the vectors are complete
         self._vectors_epoch = self._meta("erase_epoch")
+        self._search_saved: dict | None = None  # the stamp's word on the search tables
         side = self._sidecar
         if not side.owned:
             return
@@ -160,6 +189,8 @@ class EmbeddedBackend:
         if valid:
             self._vectors_token = found[0]
             self._vectors_seen = stamp["change"]
+            saved = stamp.get("search")
+            self._search_saved = saved if isinstance(saved, dict) else None
             return
         self._delete_vector_files()
         self._vectors_token = uuid.uuid4().hex
@@ -171,8 +202,10 @@ class EmbeddedBackend:
             self._db.execute("COMMIT")
 
     def _delete_vector_files(self) -> None:
+        """Scrub every file beside the database (vectors, graph, search tables)."""
         self._vectors = {}
         self._vectors_seen = -1
+        self._search_saved = None
         if not self._sidecar.owned:
             return
         self._sidecar.drop_stamp()
@@ -210,7 +243,8 @@ class EmbeddedBackend:
             if index is None:
                 path = self._sidecar.base(target) if self._sidecar.owned else None
                 index = self._vectors[target] = VectorIndex(vectors.shape[1], path=path)
-                self._tables[target].vectors = index
+                if self._tables is not None:
+                    self._tables[target].vectors = index
             index.add(positions, vectors)
             pending.clear()
             wrote = True
@@ -228,7 +262,7 @@ class EmbeddedBackend:
         tables = {t: {"dims": i.dimensions, "count": len(i)} for t, i in self._vectors.items()}
         self._sidecar.write_stamp(
             {"token": self._vectors_token, "epoch": self._vectors_epoch,
-             "change": self._vectors_seen, "tables": tables},
+             "change": self._vectors_seen, "tables": tables, "search": self._search_saved},
             sync=self._sync,
         )  # fmt: skip
 
@@ -249,6 +283,8 @@ class EmbeddedBackend:
             self._db.execute("COMMIT")
 
     def _catch_up(self, version: int) -> None:
+        """The clocks, and the vectors of what is newer than the vector files (at open:
+        nothing, when the files are current). Rows are not read: reads go to SQLite."""
         self._data_version = version
         epoch = self._meta("erase_epoch")
         if epoch != self._erase_epoch:
@@ -258,113 +294,135 @@ class EmbeddedBackend:
                 self._reset_memory()
                 self._vectors_epoch = epoch
             self._erase_epoch = epoch
-        seen = self._seen
-        # Vectors already in the files (complete up to _vectors_seen) are not read again.
-        since = max(seen, self._vectors_seen)
-        vectors = {
-            owner: np.frombuffer(blob, dtype=np.float32)
-            for owner, blob in self._db.execute(
-                "SELECT owner_id, vector FROM embeddings WHERE changed > ?", (since,)
-            )
-        }
-        # A record no graphmem wrote (a damaged or hand-edited file) is left out and
-        # reported by integrity_check: it never stops the store opening.
-        for r in self._db.execute(
-            f"SELECT rowid, changed, {ROW_COLUMNS} FROM rows WHERE changed > ? ORDER BY changed",
-            (seen,),
-        ):
-            with self._unless_damaged("row", r[2]):
-                self._index_row(fact_from_row(r[2:]), vectors, r[0], fresh=r[1] > since)
-        for r in self._db.execute(
-            f"SELECT rowid, changed, {EPISODE_COLUMNS} FROM episodes WHERE changed > ?", (seen,)
-        ):
-            with self._unless_damaged("episode", r[2]):
-                self._index_episode(episode_from_row(r[2:]), vectors, r[0], fresh=r[1] > since)
-        for ident, scope, name, type_, aliases in self._db.execute(
-            "SELECT id, scope, name, type, aliases FROM entities WHERE changed > ?", (seen,)
-        ):
-            with self._unless_damaged("entity", ident):
-                self._index_entity(
-                    Entity(id=ident, scope=scope, name=name, type=type_,
-                           aliases=tuple(json.loads(aliases)))
-                )  # fmt: skip
+        change = int(self._meta("change"))
+        since = self._vectors_seen  # vectors already in the files are not read again
+        if since < change:
+            vectors = {
+                owner: np.frombuffer(blob, dtype=np.float32)
+                for owner, blob in self._db.execute(
+                    "SELECT owner_id, vector FROM embeddings WHERE changed > ?", (since,)
+                )
+            }
+            for position, scope, text in self._db.execute(
+                "SELECT rowid, scope, text FROM rows WHERE changed > ?", (since,)
+            ):
+                if not self._has_vector("facts", position):
+                    self._queue_vector("facts", position, text_owner(scope, text), vectors)
+            for position, ident in self._db.execute(
+                "SELECT rowid, id FROM episodes WHERE changed > ?", (since,)
+            ):
+                if not self._has_vector("episodes", position):
+                    self._queue_vector("episodes", position, ident, vectors)
         for scope, requested, assigned in self._db.execute("SELECT * FROM clock"):
             self._clocks[scope] = Clock(from_micros(requested), from_micros(assigned))
-        self._seen = int(self._meta("change"))
+        self._seen = change
         self._write_vectors()
 
     @contextlib.contextmanager
     def _unless_damaged(self, kind: str, ident: object) -> Iterator[None]:
+        """A record no graphmem wrote (a damaged or hand-edited file) is left out of a
+        read and reported by integrity_check: it never stops the store opening."""
         try:
             yield
         except (ValueError, TypeError, OverflowError, KeyError) as exc:
             self._damaged[f"{kind} {ident}"] = f"{type(exc).__name__}: {exc}"[:200]
 
-    def _index_entity(self, entity: Entity) -> None:
-        self._entities[entity.id] = entity
-        for name in (entity.name, *entity.aliases):
-            self._names[(entity.scope, normalise_name(name))] = entity.id
-        self.graph.add_node(entity.id, entity=entity)
-
-    def _index_row(
-        self, row: Fact, vectors: dict[str, np.ndarray], position: int, *, fresh: bool
-    ) -> None:
-        """Mirror a row; its vector goes to ``position`` (its rowid) unless already there.
-        A ``fresh`` row (newer than the vector files) whose text's vector is not among
-        ``vectors`` takes it from SQLite (rows of one text share one embedding)."""
-        old = self._rows.get(row.id)
-        self._rows[row.id] = row
-        if old is None:
-            self._family[(row.scope, row.subject_id, row.predicate)].add(row.id)
-            self._scope_rows[row.scope].add(row.id)
-            self._predicate_rows[(row.scope, row.predicate)].add(row.id)
-        # A literal value (no object id, as the model allows) hangs off one shared
-        # non-entity node, so every row stays reachable from its subject.
-        self.graph.add_edge(row.subject_id, row.object_id or LITERAL, key=row.id)
-        if not self._has_vector("facts", position):  # (reopened: most are in the files)
-            self._queue_vector("facts", position, text_owner(row.scope, row.text), vectors, fresh)
-        self._queue_search(
-            "facts", row.id, scope=row.scope, text=row.text, vector=None, position=position,
-            valid_from=row.valid_from, valid_to=row.valid_to,
-            recorded_at=row.recorded_at, expired_at=row.expired_at,
-        )  # fmt: skip
-
-    def _index_episode(
-        self, episode: Episode, vectors: dict[str, np.ndarray], position: int, *, fresh: bool
-    ) -> None:
-        # An episode is an observation: known from when it was said, about that moment.
-        if not self._has_vector("episodes", position):
-            self._queue_vector("episodes", position, episode.id, vectors, fresh)
-        self._queue_search(
-            "episodes", episode.id, scope=episode.scope, text=episode_index_text(episode),
-            vector=None, position=position,
-            valid_from=episode.timestamp, valid_to=POS_INF,
-            recorded_at=episode.timestamp, expired_at=POS_INF,
-        )  # fmt: skip
-
     def _queue_vector(
-        self, target: str, position: int, owner: str, vectors: dict[str, np.ndarray], fresh: bool
+        self, target: str, position: int, owner: str, vectors: dict[str, np.ndarray]
     ) -> None:
         """Gather the vector of an entry that has none yet (a position's text never
-        changes, so neither does its vector)."""
+        changes, so neither does its vector); one not among ``vectors`` is fetched
+        from SQLite (rows of one text share one embedding)."""
         vector = vectors.get(owner)
         if vector is not None:
             self._unwritten[target][position] = vector
-        elif fresh:
+        else:
             self._missing[target][position] = owner
 
-    def _queue_search(self, target: str, ident: str, **entry) -> None:
-        """Search indexes are built lazily, at the next search: stores that are only
-        written and read by key (bulk loads, reopen) never pay for tokenising they do
-        not use. (Vectors are written at once, by position: see _write_vectors.)"""
-        self._pending[target][ident] = entry
+    # -- the search tables, in files beside the database -------------------------------
+    def _search_ready(self) -> dict[str, SearchTable]:
+        """The search tables, complete up to the last commit: loaded from their files
+        (when the stamp vouches for them) or started empty, then caught up from SQLite
+        with every record changed since (new rows and turns, rows since expired)."""
+        if self._tables is None:
+            self._tables = self._load_tables()
+        if self._search_seen >= self._seen:
+            return self._tables
+        since, added = self._search_seen, 0
+        facts, episodes = self._tables["facts"], self._tables["episodes"]
+        for position, ident, scope, text, *times in self._db.execute(
+            "SELECT rowid, id, scope, text, valid_from, valid_to, recorded_at, expired_at "
+            "FROM rows WHERE changed > ?", (since,),
+        ):  # fmt: skip
+            if not all(_LOWEST <= t <= _HIGHEST for t in times):
+                self._damaged[f"row {ident}"] = "ValueError: a time out of range"
+                continue
+            added += not facts.has(position)
+            facts.upsert(position, scope=scope, text=text, valid_from=times[0],
+                         valid_to=times[1], recorded_at=times[2], expired_at=times[3])  # fmt: skip
+        for r in self._db.execute(
+            f"SELECT rowid, {EPISODE_COLUMNS} FROM episodes WHERE changed > ?", (since,)
+        ):
+            with self._unless_damaged("episode", r[1]):
+                episode = episode_from_row(r[1:])
+                at = to_micros(episode.timestamp)
+                if not _LOWEST <= at <= _HIGHEST:
+                    raise ValueError("a time out of range")
+                # An episode is an observation: known from when it was said, about that moment.
+                added += not episodes.has(r[0])
+                episodes.upsert(r[0], scope=episode.scope, text=episode_index_text(episode),
+                                valid_from=at, valid_to=_HIGHEST, recorded_at=at,
+                                expired_at=_HIGHEST)  # fmt: skip
+        self._search_seen = self._seen
+        size = sum(len(t) for t in self._tables.values())
+        if added > max(size // 10, 1_000):
+            # Save a large build at once, not only at close (as the HNSW graph is).
+            self._save_tables()
+        return self._tables
+
+    def _load_tables(self) -> dict[str, SearchTable]:
+        saved = self._search_saved
+        tables: dict[str, SearchTable | None] = {}
+        if (
+            saved is not None
+            and saved.get("epoch") == self._erase_epoch
+            and isinstance(saved.get("change"), int)
+            and saved["change"] <= self._seen
+        ):
+            for target in TARGETS:
+                generation = saved.get("tables", {}).get(target)
+                tables[target] = SearchTable.load(
+                    self._table_prefix(target), str(generation), self._vectors.get(target)
+                )
+        if all(tables.get(t) is not None for t in TARGETS):
+            self._search_seen = saved["change"]
+            return tables  # type: ignore[return-value]
+        if self._sidecar.owned:  # stale or foreign: it may hold erased words
+            for target in TARGETS:
+                table_file.delete(self._table_prefix(target))
+        self._search_saved = None
+        self._search_seen = -1
+        return {t: SearchTable(self._vectors.get(t)) for t in TARGETS}
+
+    def _table_prefix(self, target: str) -> str:
+        return self._sidecar.base("search." + target)
+
+    def _save_tables(self, *, scrub_old: bool = False) -> None:
+        """Write the search tables beside the database and stamp them."""
+        if not self._sidecar.owned or self._tables is None:
+            return
+        generations = {
+            t: table.save(self._table_prefix(t), scrub_old=scrub_old)
+            for t, table in self._tables.items()
+        }
+        self._search_saved = {
+            "change": self._search_seen, "epoch": self._erase_epoch, "tables": generations
+        }  # fmt: skip
+        self._stamp_vectors()
 
     def _flush_search(self) -> None:
-        for target, queue in self._pending.items():
-            table = self._tables[target]
-            for ident, entry in queue.items():
-                table.upsert(ident, **entry)
-            queue.clear()
+        """(Kept for callers that fill the search tables ahead of a search.)"""
+        self._search_ready()
 
     # -- writes ------------------------------------------------------------------------
     def begin(self, families: Iterable[Family], scopes: Iterable[str]) -> _Session:
@@ -388,11 +446,18 @@ class EmbeddedBackend:
                 "requested=excluded.requested, assigned=excluded.assigned",
                 (scope, to_micros(clock.requested), to_micros(clock.assigned)),
             )
+        fresh = {e.id: e for e in batch.entities}
+        for known in self._existing("entities", list(fresh)):
+            del fresh[known]  # an entity's record stays as first written (put_entity edits it)
         db.executemany(
             "INSERT INTO entities VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
             [(e.id, e.scope, e.name, e.type, json.dumps(list(e.aliases)), change)
-             for e in batch.entities if e.id not in self._entities],
+             for e in fresh.values()],
         )  # fmt: skip
+        db.executemany(
+            "INSERT INTO names (scope, name, entity_id) VALUES (?, ?, ?)",
+            [n for e in fresh.values() for n in entity_names(e)],
+        )
         db.executemany(
             "INSERT OR IGNORE INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(e.id, e.scope, e.session, e.turn, e.speaker, e.role, e.text,
@@ -431,20 +496,30 @@ class EmbeddedBackend:
                 db.execute(f"SELECT id, rowid FROM episodes WHERE id IN ({marks})", part)
             )
 
+    def _existing(self, table: str, ids: Sequence[str]) -> set[str]:
+        found: set[str] = set()
+        for chunk in range(0, len(ids), 500):
+            part = list(ids[chunk : chunk + 500])
+            marks = ",".join("?" * len(part))
+            found.update(
+                r[0]
+                for r in self._db.execute(f"SELECT id FROM {table} WHERE id IN ({marks})", part)
+            )
+        return found
+
     def _after_commit(self, batch: WriteBatch) -> None:
-        """Mirror a committed batch in memory without re-reading it."""
+        """Write a committed batch's vectors at their positions without re-reading them
+        (the search tables catch up from SQLite at the next search)."""
         vectors = {k: np.asarray(v, dtype=np.float32) for k, v in batch.embeddings.items()}
-        for entity in batch.entities:
-            if entity.id not in self._entities:
-                self._index_entity(entity)
         positions = self._positions
-        for rid, at, by in batch.expire:
-            expired = self._rows[rid].model_copy(update={"expired_at": at, "expired_by": by})
-            self._index_row(expired, vectors, positions["facts"][rid], fresh=True)
         for row in batch.insert:
-            self._index_row(row, vectors, positions["facts"][row.id], fresh=True)
+            position = positions["facts"][row.id]
+            if not self._has_vector("facts", position):
+                self._queue_vector("facts", position, text_owner(row.scope, row.text), vectors)
         for episode in batch.episodes:
-            self._index_episode(episode, vectors, positions["episodes"][episode.id], fresh=True)
+            position = positions["episodes"][episode.id]
+            if not self._has_vector("episodes", position):
+                self._queue_vector("episodes", position, episode.id, vectors)
         self._clocks.update(batch.clocks)
         self._seen = int(self._meta("change"))
         self._data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
@@ -472,7 +547,7 @@ class EmbeddedBackend:
                 keys = [key_where(scope, *key) for key in erasure.keys]
                 if erasure.row_ids:
                     marks = ",".join("?" * len(erasure.row_ids))
-                    keys.append((f"(scope=? AND id IN ({marks}))", [scope, *erasure.row_ids]))
+                    keys.append((f"(+scope=? AND id IN ({marks}))", [scope, *erasure.row_ids]))
                 where = " OR ".join(w for w, _ in keys) or "0"
                 params = [p for _, ps in keys for p in ps]
                 found = self._db.execute(f"SELECT id, text, rowid FROM rows WHERE {where}", params)
@@ -492,6 +567,7 @@ class EmbeddedBackend:
                 self._delete_embeddings([text_owner(scope, t) for t in sorted(texts - kept)])
                 self._tombstone(tombstone)
             self._erase_vectors(erased)
+            self._erase_search(erased)
             self._scrub()
             return Erased(len(ids), turns, entities, len(erasure.rows))
 
@@ -519,11 +595,11 @@ class EmbeddedBackend:
             positions += [
                 r[0]
                 for r in self._db.execute(
-                    f"SELECT rowid FROM episodes WHERE scope=? AND id IN ({marks})", [scope, *part]
+                    f"SELECT rowid FROM episodes WHERE +scope=? AND id IN ({marks})", [scope, *part]
                 )
             ]
             erased += self._db.execute(
-                f"DELETE FROM episodes WHERE scope=? AND id IN ({marks})", [scope, *part]
+                f"DELETE FROM episodes WHERE +scope=? AND id IN ({marks})", [scope, *part]
             ).rowcount
             self._db.executemany(
                 "INSERT OR IGNORE INTO erased_episodes VALUES (?, ?)", [(i, scope) for i in part]
@@ -551,6 +627,7 @@ class EmbeddedBackend:
             self._db.execute("DELETE FROM entities WHERE id=? AND scope=?", (e, scope)).rowcount
             for e in gone
         )
+        self._db.executemany("DELETE FROM names WHERE entity_id=?", [(e,) for e in gone])
         self._delete_embeddings(gone)
         return erased
 
@@ -580,8 +657,11 @@ class EmbeddedBackend:
                     (entity.id, entity.scope, entity.name, entity.type,
                      json.dumps(list(entity.aliases)), change),
                 )  # fmt: skip
+                self._db.executemany(
+                    "INSERT INTO names (scope, name, entity_id) VALUES (?, ?, ?)",
+                    entity_names(entity),
+                )
                 self._db.execute("UPDATE meta SET value=? WHERE key='change'", (str(change),))
-            self._index_entity(entity)
             self._seen = change
             self._data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
 
@@ -596,11 +676,24 @@ class EmbeddedBackend:
                 index.persist()
         self._vectors_epoch = self._meta("erase_epoch")
 
+    def _erase_search(self, positions: dict[str, list[int]]) -> None:
+        """After an erase commits: take the erased entries out of the search tables and
+        rewrite their files over the old ones (scrubbed first: they hold erased words).
+        The tables are caught up as the files knew them (the old erase epoch), then
+        stamped with the new one."""
+        if self._tables is not None or self._search_saved is not None:
+            tables = self._search_ready()
+            for target, table in tables.items():
+                table.remove(positions[target])
+        self._erase_epoch = self._meta("erase_epoch")
+        self._data_version = -1  # (the clocks: the tombstone moved one)
+        if self._tables is not None and self._sidecar.owned:
+            self._save_tables(scrub_old=True)
+
     def _scrub(self) -> None:
         """After an erase: move the WAL into the (securely deleted) file so no old page
-        version survives, and rebuild the in-memory mirror and its indexes."""
+        version survives, and catch up (the clocks)."""
         self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        self._reset_memory()  # erasing is rare: rebuild the mirror rather than patch it
         self._refresh()
 
     def _delete_embeddings(self, owner_ids: list[str]) -> None:
@@ -637,53 +730,57 @@ class EmbeddedBackend:
     def rows(self, query: RowQuery) -> list[Fact]:
         with self._lock:
             self._refresh()
-            candidates = self._candidates(query)
-            out = [
-                row for rid in candidates if (row := self._rows.get(rid)) and _matches(row, query)
-            ]
+            ids = list(query.row_ids) if query.row_ids is not None else None
+            out = []
+            for chunk in range(0, len(ids), 500) if ids is not None else [0]:
+                part = ids[chunk : chunk + 500] if ids is not None else None
+                where, params = _row_where(query, part)
+                out += [r for r in self._facts(where, params) if _matches(r, query)]
         out.sort(key=lambda r: (r.subject, r.predicate, r.valid_from, r.recorded_at))
         return out[: query.limit] if query.limit is not None else out
 
-    def _candidates(self, q: RowQuery) -> Iterable[str]:
-        if q.row_ids is not None:
-            return q.row_ids
-        if q.subject_id is not None and q.predicate is not None:
-            return self._family.get((q.scope, q.subject_id, q.predicate), ())
-        if q.subject_id is not None or q.entity_id is not None:
-            node = q.subject_id or q.entity_id
-            if node not in self.graph:
-                return ()
-            out = {k for _, _, k in self.graph.out_edges(node, keys=True)}
-            if q.entity_id is not None:  # as subject or object (a self-loop counts once)
-                out.update(k for _, _, k in self.graph.in_edges(node, keys=True))
-            return out
-        if q.object_id is not None:
-            if q.object_id not in self.graph:
-                return ()
-            return [k for _, _, k in self.graph.in_edges(q.object_id, keys=True)]
-        if q.predicate is not None:
-            return self._predicate_rows.get((q.scope, q.predicate), ())
-        return self._scope_rows.get(q.scope, ())
+    def _facts(self, where: str, params: Sequence) -> list[Fact]:
+        """The rows ``where`` selects, read back (a damaged one is left out and noted)."""
+        out = []
+        for r in self._db.execute(f"SELECT {ROW_COLUMNS} FROM rows WHERE {where}", params):
+            try:
+                out.append(fact_from_row(r))
+            except (ValueError, TypeError, OverflowError, KeyError) as exc:
+                self._damaged[f"row {r[0]}"] = f"{type(exc).__name__}: {exc}"[:200]
+        return out
+
+    def _facts_by_id(self, ids: Sequence[str]) -> list[Fact]:
+        out = []
+        for chunk in range(0, len(ids), 500):
+            part = list(ids[chunk : chunk + 500])
+            out += self._facts(f"id IN ({','.join('?' * len(part))})", part)
+        return out
 
     def changed_rows(self, scope: str, changes: Changes) -> list[Fact]:
         with self._lock:
             self._refresh()
-            rows = [self._rows[rid] for rid in self._scope_rows.get(scope, ())]
+            where, params = changes.sql(_TIMES)
+            rows = self._facts(f"scope=? AND {where}", [scope, *params])
         hits = [r for r in rows if changes.admits(r)]
         return sorted(hits, key=lambda r: (r.recorded_at, r.valid_from, r.id))
+
+    def _entities(self, where: str, params: Sequence) -> list[Entity]:
+        out = []
+        for r in self._db.execute(f"SELECT {ENTITY_COLUMNS} FROM entities WHERE {where}", params):
+            with self._unless_damaged("entity", r[0]):
+                out.append(entity_from_row(r))
+        return out
 
     def entity(self, scope: str, entity_id: str) -> Entity | None:
         with self._lock:
             self._refresh()
-            found = self._entities.get(entity_id)
-        return found if found is not None and found.scope == scope else None
+            found = self._entities("id=? AND +scope=?", (entity_id, scope))
+        return found[0] if found else None
 
     def entities(self, scope: str) -> list[Entity]:
         with self._lock:
             self._refresh()
-            return sorted(
-                (e for e in self._entities.values() if e.scope == scope), key=lambda e: e.name
-            )
+            return sorted(self._entities("scope=?", (scope,)), key=lambda e: e.name)
 
     def episodes(
         self, scope: str, ids: Sequence[str] | None = None, *, session: str | None = None
@@ -770,32 +867,84 @@ class EmbeddedBackend:
     ) -> dict[str, list[tuple[str, float]]]:
         with self._lock:
             self._refresh()
-            self._flush_search()
-            return self._tables[target].search(
+            hits = self._search_ready()[target].search(
                 query.scope, query.bounds, vector=vector, text=text, k=k
             )
+            positions = sorted({p for found in hits.values() for p, _ in found})
+            table = "rows" if target == "facts" else "episodes"
+            ids: dict[int, str] = {}
+            for chunk in range(0, len(positions), 500):
+                part = positions[chunk : chunk + 500]
+                marks = ",".join("?" * len(part))
+                ids.update(
+                    self._db.execute(
+                        f"SELECT rowid, id FROM {table} WHERE rowid IN ({marks})", part
+                    )
+                )
+        return {
+            kind: [(ids[p], score) for p, score in found if p in ids]
+            for kind, found in hits.items()
+        }
 
     def entities_named(self, scope: str, names: Sequence[str]) -> list[Entity]:
         with self._lock:
             self._refresh()
-            ids = {self._names.get((scope, normalise_name(n))) for n in names}
-            return [self._entities[i] for i in ids if i is not None and i in self._entities]
+            ids = set()
+            for name in names:
+                found = self._db.execute(
+                    "SELECT entity_id FROM names WHERE scope=? AND name=? ORDER BY seq DESC LIMIT 1",
+                    (scope, normalise_name(name)),
+                ).fetchone()
+                if found is not None:
+                    ids.add(found[0])
+            ordered = list(ids)
+            out = []
+            for chunk in range(0, len(ordered), 500):
+                part = ordered[chunk : chunk + 500]
+                out += self._entities(f"id IN ({','.join('?' * len(part))})", part)
+            return out
 
     def degrees(self, scope: str, entity_ids: Sequence[str]) -> dict[str, int]:
+        """Rows naming each entity, as subject or object (a self-loop counts twice)."""
         with self._lock:
             self._refresh()
-            return {i: int(self.graph.degree(i)) if i in self.graph else 0 for i in entity_ids}
+            out = {}
+            for node in entity_ids:
+                out[node] = sum(
+                    self._db.execute(
+                        f"SELECT count(*) FROM rows WHERE scope=? AND {column}=?", (scope, node)
+                    ).fetchone()[0]
+                    for column in ("subject_id", "object_id")
+                )
+            return out
 
     def neighbours(self, scope: str, entity_ids: Sequence[str]) -> set[str]:
         """Entities one fact away (in any belief), for graph expansion."""
         with self._lock:
             self._refresh()
             out: set[str] = set()
-            for node in entity_ids:
-                if node in self.graph:
-                    out.update(self.graph.successors(node))
-                    out.update(self.graph.predecessors(node))
-            return {n for n in out if n in self._entities and self._entities[n].scope == scope}
+            nodes = list(dict.fromkeys(entity_ids))
+            for chunk in range(0, len(nodes), 400):
+                part = nodes[chunk : chunk + 400]
+                marks = ",".join("?" * len(part))
+                out.update(
+                    r[0]
+                    for r in self._db.execute(
+                        f"SELECT object_id FROM rows WHERE scope=? AND subject_id IN ({marks}) "
+                        f"UNION SELECT subject_id FROM rows WHERE scope=? AND object_id IN ({marks})",
+                        [scope, *part, scope, *part],
+                    )
+                    if r[0]
+                )
+            found = sorted(out)
+            return {
+                e.id
+                for chunk in range(0, len(found), 500)
+                for e in self._entities(
+                    f"+scope=? AND id IN ({','.join('?' * len(found[chunk : chunk + 500]))})",
+                    [scope, *found[chunk : chunk + 500]],
+                )
+            }
 
     def stats(self, scope: str | None = None) -> dict[str, int]:
         with self._lock:
@@ -805,13 +954,14 @@ class EmbeddedBackend:
             def count(table: str) -> int:
                 return self._db.execute(f"SELECT count(*) FROM {table} {where}", args).fetchone()[0]
 
+            current, params = TemporalBounds().sql(_TIMES)
+            if scope is not None:
+                current, params = f"scope=? AND {current}", [scope, *params]
             out = {
                 "rows": count("rows"),
-                "current_rows": sum(
-                    1
-                    for r in self._rows.values()
-                    if scope in (None, r.scope) and r.is_current_belief
-                ),
+                "current_rows": self._db.execute(
+                    f"SELECT count(*) FROM rows WHERE {current}", params
+                ).fetchone()[0],
                 "entities": count("entities"),
                 "episodes": count("episodes"),
                 "events": count("events"),
@@ -827,11 +977,18 @@ class EmbeddedBackend:
         problems = [r[0] for r in self._db.execute("PRAGMA integrity_check") if r[0] != "ok"]
         with self._lock:
             self._refresh()
+            families: dict[Family, list[Fact]] = defaultdict(list)
+            for row in self._facts("1", ()):  # every record read back: the damaged noted
+                families[(row.scope, row.subject_id, row.predicate)].append(row)
+            self._entities("1", ())
+            for r in self._db.execute(f"SELECT {EPISODE_COLUMNS} FROM episodes"):
+                with self._unless_damaged("episode", r[0]):
+                    episode_from_row(r)
             problems += [
                 f"{what}: unreadable, left out ({why})" for what, why in self._damaged.items()
             ]
-            for family, ids in self._family.items():
-                rows = sorted((self._rows[i] for i in ids), key=lambda r: r.valid_from)
+            for family, rows in families.items():
+                rows.sort(key=lambda r: r.valid_from)
                 problems += overlapping_beliefs(family, rows)
         return problems
 
@@ -841,9 +998,42 @@ class EmbeddedBackend:
             with contextlib.suppress(sqlite3.ProgrammingError):  # closed already
                 if self._sidecar.owned:
                     self._refresh()  # an erase by another process reaches the files first
+                    # The search tables are brought up to date and saved, so that the
+                    # next open's first search tokenises nothing (a bulk load pays here).
+                    tables = self._search_ready()
+                    if any(t.dirty for t in tables.values()):
+                        self._save_tables()  # (stamps the vectors too)
                     self._stamp_vectors(graph=True)
             self._sidecar.close()
             self._db.close()
+
+
+def _row_where(q: RowQuery, ids: list[str] | None) -> tuple[str, list]:
+    """The SQL that narrows a row query to its candidates through an index (scope and
+    keys, then the time bounds; ``ids``: a part of ``q.row_ids``); ``_matches`` stays
+    the exact test."""
+    # By ids, the id index must serve (SQLite would otherwise take a scope index and
+    # read the whole scope): "+scope" keeps it off the scope column.
+    where, params = ["scope=?" if ids is None else "+scope=?"], [q.scope]
+    for column, value in (("subject_id", q.subject_id), ("predicate", q.predicate),
+                          ("object_id", q.object_id)):  # fmt: skip
+        if value is not None:
+            where.append(f"{column}=?")
+            params.append(value)
+    if ids is not None:
+        where.append(f"id IN ({','.join('?' * len(ids))})" if ids else "0")
+        params += ids
+    times, values = q.bounds.sql(_TIMES)
+    where.append(times)
+    params += values
+    if q.entity_id is None:
+        return " AND ".join(where), params
+    # As subject or as object: two conjunctions, so each is served by its own index.
+    both = " AND ".join(where)
+    return (
+        f"(subject_id=? AND {both}) OR (object_id=? AND {both})",
+        [q.entity_id, *params, q.entity_id, *params],
+    )
 
 
 def _matches(row: Fact, q: RowQuery) -> bool:
@@ -871,8 +1061,12 @@ class _Session:
         return self._backend._clocks.get(scope, Clock(NEG_INF, NEG_INF))
 
     def current_rows(self, family: Family) -> list[Fact]:
-        b = self._backend
-        rows = (b._rows[rid] for rid in b._family.get(family, ()))
+        scope, subject_id, predicate = family
+        current, params = TemporalBounds().sql(_TIMES)
+        rows = self._backend._facts(
+            f"scope=? AND subject_id=? AND predicate=? AND {current}",
+            [scope, subject_id, predicate, *params],
+        )
         return [r for r in rows if r.is_current_belief]
 
     def commit(self, batch: WriteBatch) -> None:

@@ -10,6 +10,11 @@ is applied to each posting list before any score is computed.
 
 Tokens are ``graphmem.store.words.tokenize``'s, as the Neo4j backend's queries use.
 
+An index can be saved and read back (``arrays`` / ``from_arrays``, see
+``table_file.py``): the saved postings are one compressed-row array set, mapped from
+the file, and what is added afterwards goes to in-memory posting lists beside them, so
+a reopened store tokenises nothing it had already indexed.
+
 >>> index = KeywordIndex()
 >>> index.add([0, 1], ["Alice moved to Berlin", "Bob adopted a cat"])
 >>> [pos for pos, _ in index.search("where did alice move", 2)]
@@ -43,7 +48,12 @@ class KeywordIndex:
     b = 0.75
 
     def __init__(self):
-        self._postings: dict[str, _Postings] = {}
+        self._postings: dict[str, _Postings] = {}  # added since the base was loaded
+        # The base: postings read back from a save, term -> row of the offsets array.
+        self._base_terms: dict[str, int] = {}
+        self._base_off = np.zeros(1, dtype=np.int64)
+        self._base_pos = np.zeros(0, dtype=np.int64)
+        self._base_tf = np.zeros(0, dtype=np.float32)
         self._lengths = np.zeros(1024, dtype=np.float32)
         self._present = np.zeros(1024, dtype=bool)
         self._size = 0  # one past the highest position used
@@ -88,16 +98,28 @@ class KeywordIndex:
         gone = [p for p in positions if p < self._size and self._present[p]]
         if not gone:
             return
-        drop = np.asarray(gone, dtype=np.int64)
         for pos in gone:
             self._present[pos] = False
             self._total_length -= int(self._lengths[pos])
             self._lengths[pos] = 0
             self._live -= 1
+        drop = np.zeros(self._size, dtype=bool)
+        drop[np.asarray(gone, dtype=np.int64)] = True
+        if len(self._base_pos):
+            hit = drop[self._base_pos]
+            if hit.any():  # the base is rewritten in memory without them (no longer mapped)
+                counts = np.diff(self._base_off)
+                owner = np.repeat(np.arange(len(counts)), counts)
+                keep = ~hit
+                kept = np.bincount(owner[keep], minlength=len(counts))
+                self._base_off = np.concatenate([[0], np.cumsum(kept)]).astype(np.int64)
+                self._base_pos = np.array(self._base_pos[keep])
+                self._base_tf = np.array(self._base_tf[keep])
+                self._base_terms = {t: i for t, i in self._base_terms.items() if kept[i]}
         for token in list(self._postings):
             bucket = self._postings[token]
             pos = np.frombuffer(bucket.positions, dtype=np.int64)
-            hit = np.isin(pos, drop)
+            hit = drop[pos]
             if not hit.any():
                 continue
             keep = ~hit
@@ -110,6 +132,74 @@ class KeywordIndex:
             fresh.freqs.frombytes(freqs[keep].tobytes())
             del pos, freqs  # release the buffers before replacing the arrays
             self._postings[token] = fresh
+
+    def _term(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """A term's postings (positions, term frequencies): the base's and the added."""
+        parts = []
+        row = self._base_terms.get(term)
+        if row is not None:
+            a, b = int(self._base_off[row]), int(self._base_off[row + 1])
+            if b > a:
+                parts.append((self._base_pos[a:b], self._base_tf[a:b]))
+        bucket = self._postings.get(term)
+        if bucket is not None and len(bucket.positions):
+            parts.append(
+                (
+                    np.frombuffer(bucket.positions, dtype=np.int64),
+                    np.frombuffer(bucket.freqs, dtype=np.float32),
+                )
+            )
+        if not parts:
+            return None
+        if len(parts) == 1:
+            return parts[0]
+        return np.concatenate([p for p, _ in parts]), np.concatenate([t for _, t in parts])
+
+    def arrays(self) -> tuple[dict, dict[str, np.ndarray]]:
+        """The index as metadata and arrays to save (base and added merged, terms
+        without postings dropped: an erased word is not kept in the vocabulary)."""
+        terms = sorted(set(self._base_terms) | set(self._postings))
+        pos_parts, tf_parts, counts = [], [], []
+        for term in terms:
+            found = self._term(term)
+            n = 0 if found is None else len(found[0])
+            if n:
+                pos_parts.append(found[0])
+                tf_parts.append(found[1])
+            counts.append(n)
+        keep = [i for i, n in enumerate(counts) if n]
+        meta = {
+            "kw_terms": [terms[i] for i in keep],
+            "kw_live": self._live,
+            "kw_total": self._total_length,
+            "kw_size": self._size,
+        }
+        cut = np.asarray([counts[i] for i in keep], dtype=np.int64)
+        arrays = {
+            "kw_off": np.concatenate([[0], np.cumsum(cut)]).astype(np.int64),
+            "kw_pos": np.concatenate(pos_parts) if pos_parts else np.zeros(0, dtype=np.int64),
+            "kw_tf": np.concatenate(tf_parts) if tf_parts else np.zeros(0, dtype=np.float32),
+            "kw_len": self._lengths[: self._size],
+            "kw_has": self._present[: self._size],
+        }
+        return meta, arrays
+
+    @classmethod
+    def from_arrays(cls, meta: dict, arrays: dict[str, np.ndarray]) -> KeywordIndex:
+        """An index read back from what ``arrays`` gave (the postings stay mapped)."""
+        index = cls()
+        index._base_terms = {t: i for i, t in enumerate(meta["kw_terms"])}
+        index._base_off = np.asarray(arrays["kw_off"], dtype=np.int64)
+        index._base_pos, index._base_tf = arrays["kw_pos"], arrays["kw_tf"]
+        if len(index._base_off) != len(index._base_terms) + 1:
+            raise ValueError("keyword index: offsets and terms disagree")
+        size = int(meta["kw_size"])
+        index._grow(size)
+        index._lengths[:size] = arrays["kw_len"][:size]
+        index._present[:size] = arrays["kw_has"][:size]
+        index._size = size
+        index._live, index._total_length = int(meta["kw_live"]), int(meta["kw_total"])
+        return index
 
     def search(
         self, query: str, k: int, allowed: np.ndarray | None = None
@@ -124,11 +214,10 @@ class KeywordIndex:
         average = self._total_length / live or 1.0
         parts_pos, parts_score = [], []
         for term in sorted(terms):
-            bucket = self._postings.get(term)
-            if bucket is None or not len(bucket.positions):
+            found = self._term(term)
+            if found is None:
                 continue
-            pos = np.frombuffer(bucket.positions, dtype=np.int64)
-            tf = np.frombuffer(bucket.freqs, dtype=np.float32)
+            pos, tf = found
             df = len(pos)
             if allowed is not None:
                 keep = allowed[pos]
