@@ -33,6 +33,15 @@ LONG = (
     "Work has been absolutely hectic this month, the quarterly audit ate every evening. "
     "The train strike did not help either, I walked to the office twice. "
     "Then the boiler broke and the landlord took four days to send someone. "
+    "My sister came to stay for the weekend and we painted the spare room a pale green. "
+    "The neighbours had a party on Friday that went on until three in the morning. "
+    "I finally sorted out the insurance paperwork, which took an entire Saturday. "
+    "We tried the new Thai place on the corner and the curry was far too sweet. "
+    "The car needed new brakes, so that was most of this month's savings gone. "
+    "I have been reading a long history of the Baltic trade on the bus every day. "
+    "Work drinks were fun, though I left early because of the trains again. "
+    "The garden is a mess after all that rain and the fence blew down in the storm. "
+    "And the dentist moved my appointment twice, so that is still not done either. "
     f"{ANSWER} "
     "Anyway, we should plan the hike before the weather turns, maybe the first weekend."
 )
@@ -65,8 +74,8 @@ def test_a_short_turn_has_no_passages_and_a_long_one_has_several():
     assert passages_of("Short and sweet.") == []
     assert len(LONG) > LONG_TURN_CHARS
     found = passages_of(LONG)
-    assert len(found) > 1 and ANSWER in found
-    turn = Episode(id="t1", speaker="Amara", text="I moved. " * 30, timestamp="2024-01-01")
+    assert len(found) > 1 and any(ANSWER in passage for passage in found)
+    turn = Episode(id="t1", speaker="Amara", text="I moved. " * 120, timestamp="2024-01-01")
     owner, passage, indexed = episode_passages(turn)[0]
     assert owner == passage_owner("t1", 0) and turn_of(owner) == "t1"
     assert "Amara moved" in indexed and "I moved" in passage  # indexed with whose words
@@ -77,7 +86,7 @@ def test_the_long_turn_whose_one_sentence_answers_ranks_first(mem):
     top = result.episodes[0]
     assert top.id == "t-long"  # the turn is the unit of evidence
     assert top.turn is not None and top.turn.id == "t-long"
-    assert top.passage == ANSWER  # ... and the hit names the sentence that answers
+    assert ANSWER in top.passage and len(top.passage) < len(LONG) / 2  # ... and its window
     assert [h.id for h in result.episodes[:2]] == ["t-long", "t-short"]
 
 
