@@ -36,6 +36,8 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+from passage_flags import add_passage_flags, apply_passage_flags  # noqa: E402
+
 from graphmem import Memory  # noqa: E402
 from graphmem.loaders.longmemeval import parse_date  # noqa: E402
 from graphmem.store.protocol import RowQuery  # noqa: E402
@@ -266,12 +268,7 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="list the misses")
     parser.add_argument("--per-type", type=int, default=None,
                         help="the first N questions of each type only")  # fmt: skip
-    parser.add_argument(
-        "--long-turn", type=int, default=None, help="passage_index.LONG_TURN_CHARS for this run"
-    )
-    parser.add_argument(
-        "--passage-chars", type=int, default=None, help="passage_index.PASSAGE_CHARS for this run"
-    )
+    add_passage_flags(parser)
     parser.add_argument("--hybrid-only", action="store_true")
     parser.add_argument(
         "--seed-from",
@@ -284,14 +281,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    import graphmem.store.passage_index as passage_index
-
-    if args.long_turn is not None:
-        passage_index.LONG_TURN_CHARS = args.long_turn
-    if args.passage_chars is not None:
-        passage_index.PASSAGE_CHARS = args.passage_chars
-    print(f"passages: turns over {passage_index.LONG_TURN_CHARS} chars, windows of "
-          f"{passage_index.PASSAGE_CHARS}")  # fmt: skip
+    apply_passage_flags(args)
     questions = load_questions(args.data)[: args.limit]
     if args.per_type is not None:
         taken: dict[str, int] = defaultdict(int)

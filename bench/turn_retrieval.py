@@ -49,6 +49,8 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+from passage_flags import add_passage_flags, apply_passage_flags  # noqa: E402
+
 from graphmem import Memory  # noqa: E402
 from graphmem.model import Episode  # noqa: E402
 from graphmem.retrieval.hybrid import Weights  # noqa: E402
@@ -274,25 +276,10 @@ def main() -> None:
     parser.add_argument("--split", choices=("dev", "heldout", "all"), default="dev")
     parser.add_argument("--files", nargs="*", type=Path, help="these files instead of a split")
     parser.add_argument("--verbose", action="store_true", help="list the questions missed")
-    parser.add_argument("--long-turn", type=int, default=None,
-                        help="passage_index.LONG_TURN_CHARS for this run (a turn longer is "
-                             "also indexed by its passages)")  # fmt: skip
-    parser.add_argument(
-        "--passage-chars",
-        type=int,
-        default=None,
-        help="passage_index.PASSAGE_CHARS for this run (window size)",
-    )
+    add_passage_flags(parser)
     parser.add_argument("--context-only", action="store_true", help="skip the plain indexing")
     args = parser.parse_args()
-    import graphmem.store.passage_index as passage_index
-
-    if args.long_turn is not None:
-        passage_index.LONG_TURN_CHARS = args.long_turn
-    if args.passage_chars is not None:
-        passage_index.PASSAGE_CHARS = args.passage_chars
-    print(f"passages: turns over {passage_index.LONG_TURN_CHARS} chars, windows of "
-          f"{passage_index.PASSAGE_CHARS}")  # fmt: skip
+    apply_passage_flags(args)
     global INDEXINGS
     INDEXINGS = ("context",) if args.context_only else ("plain", "context")
     paths = args.files or files_for(args.split)
