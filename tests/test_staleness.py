@@ -73,3 +73,20 @@ def test_an_unread_turn_in_a_timelines_window_makes_the_timeline_unknown(tmp_pat
     # ... while the current value, written after that turn, stands.
     now = memory.ask("Where do I work now?", reference="2024-10-01")
     assert now.known and [v.value for v in now.values] == ["Initech"]
+
+
+EARLY_HOBBY = ("2024-01-08T09:00:00Z", "My weekends are all about bouldering these days.")
+LATER_HOBBY = ("2024-05-02T09:00:00Z", "I took up pottery last month.")
+
+
+def test_a_set_is_unknown_when_an_earlier_unread_turn_named_another_member(tmp_path, embedder):
+    # bouldering was said before pottery was written: a current set answer of
+    # "pottery" alone would be incomplete, so it is not given as the answer
+    memory = memory_of(tmp_path, embedder, EARLY_HOBBY, LATER_HOBBY)
+    assert [f.object for f in memory.facts("user", "hobby")] == ["pottery"]
+
+    answer = memory.ask("What are my hobbies now?", reference="2024-06-01")
+
+    assert not answer.known
+    assert "pottery" in answer.answer and "bouldering" in answer.answer
+
