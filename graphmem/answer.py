@@ -197,6 +197,15 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
         text = f"{format_instant(edge)[:10]} ({v.describe()})"
         return Answer(**base, answer=text, known=True, values=[v], at=edge)
     text = ", then ".join(v.describe() for v in values)
+    if (
+        r.mode == "timeline"
+        and _functional(memory, r.predicate)
+        and _began_with_change(rows, values[0], window)
+    ):
+        return Answer(**base, known=False, answer=(
+            f"I don't know the whole history: I had {text}, but {values[0].value} was told "
+            "as a change from an earlier value I was never told."
+        ))  # fmt: skip
     stale = None
     if is_open_end(known_at) and (mode == "current" or r.mode in ("timeline", "past")):
         # The turns an unread change could hide in: after the last write, for a current
@@ -233,6 +242,15 @@ def _functional(memory: Memory, predicate: str | None) -> bool:
     if predicate is None or predicate not in memory.registry:
         return True
     return memory.registry.get(predicate).functional
+
+
+def _began_with_change(rows: list[Fact], first: AnswerValue, window: Interval | None) -> bool:
+    """Whether a history's first value was told as a change ("moved to Leeds") and nothing
+    before it is on record: a value came before it, so the history is missing its start."""
+    if window is not None and first.valid_from < window.start:
+        return False  # the window starts inside the first value: nothing earlier is asked
+    fact = next((f for f in rows if f.fact_id == first.fact_ids[0]), None)
+    return fact is not None and fact.provenance.change
 
 
 def _dated(rows: list[Fact], value: AnswerValue) -> bool:

@@ -112,6 +112,9 @@ class Provenance(Model):
     extractor_version: str | None = None
     time_expression: str | None = None
     reference_time: Instant | None = None
+    # the text told of a change into this value ("moved to", "pushed to"): there was a
+    # value before it, whether or not the store was told which
+    change: bool = False
     source: str | None = None  # file path or "api"
 
 

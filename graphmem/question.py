@@ -228,6 +228,8 @@ def read_question(
     question = _plain_times(" ".join(question.replace("’", "'").split()))
     question = _SINCE_WE_MET.sub("", question)  # all of what was said: no bound at all
     anchor = _ANCHOR.search(question)
+    if anchor and any(t.span[0] == 0 for t in find_time_expressions(anchor.group(), reference)):
+        anchor = None  # "since June 2024" is a time, not an event ("since Maya moved")
     # The main question without its anchor clause: "what phone did I have | just before I
     # moved to Melbourne" asks about phones, and Melbourne is not its subject.
     main = question[: anchor.start()] + question[anchor.end() :] if anchor else question

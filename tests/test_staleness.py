@@ -89,4 +89,3 @@ def test_a_set_is_unknown_when_an_earlier_unread_turn_named_another_member(tmp_p
 
     assert not answer.known
     assert "pottery" in answer.answer and "bouldering" in answer.answer
-

@@ -121,8 +121,10 @@ def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     date = deadline_date(x, c, m.end(), within=8 if m.re is DEADLINE_MOVED else None)
     if not subject or not date:
         return []
+    moved = m.re is DEADLINE_MOVED or bool(_CHANGED.search(c.s))
     op = "supersede" if _CHANGED.search(c.s) else "assert"
-    return [Draft(op, subject, "deadline", date[0], x.ts, POS_INF, c.span, date[1])]
+    return [Draft(op, subject, "deadline", date[0], x.ts, POS_INF, c.span, date[1],
+                  change=moved)]  # fmt: skip
 
 
 PLANS = pattern(

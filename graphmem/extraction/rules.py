@@ -397,6 +397,7 @@ class RuleExtractor:
                         time_expression=d.time_text,
                         reference_time=episode.timestamp,
                         source=episode.source,
+                        change=d.change,
                     ),
                 )
             )

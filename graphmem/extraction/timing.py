@@ -178,8 +178,9 @@ def valid_time(
     obj_span: tuple[int, int] | None,
     timed: bool,
 ):
-    """``(op, valid_from, valid_to, time phrase)`` for a fact of ``aspect`` in the clause,
-    or None to skip it; ``timed=False``: the time phrase does not set the interval."""
+    """``(op, valid_from, valid_to, time phrase, change)`` for a fact of ``aspect`` in the
+    clause, or None to skip it; ``timed=False``: the time phrase does not set the interval.
+    ``change``: the clause tells of a change into the value (there was one before it)."""
     if c.ceased and aspect in ("state", "past", "change"):
         aspect = "retract"
     te = None if aspect == "timeless" else time_in(c, obj_span)
@@ -187,14 +188,16 @@ def valid_time(
         te = dataclasses.replace(te, kind="since", interval=Interval.since(te.interval.start))
     if predicate in TIMELESS and aspect != "retract":
         aspect = "timeless"
+    # told as a change (a "now" alone is not: "I live in Leeds now" may be the first word)
+    change = aspect in ("change", "future")
     if aspect == "state" and _NOW.search(c.s) and _PREDICATES.get(predicate).functional:
         aspect = "change"  # "I'm now vegetarian", "I live in Vancouver now"
     if aspect == "future":  # "on June 3" in a future statement is the next June 3
         te = time_in(c, obj_span, x.future_times(c))
         if te is None and timed and (start := x.memory.upcoming(x.ts)) is not None:
             # "I start at Acme on 6 April. I'll be reporting to Raj": the same change
-            return _new_op(predicate), start, POS_INF, None
+            return _new_op(predicate), start, POS_INF, None, True
     found = timing(x.ts, aspect, predicate, te if timed else None)
     if found is None:
         return None
-    return (*found, te.text if te else None)
+    return (*found, te.text if te else None, change)

@@ -55,6 +55,7 @@ class Draft:
     wrong_object: str | None = None
     confidence: float = 0.8
     side: bool = False  # a relation read off a mention ("my sister Ana"), not the main fact
+    change: bool = False  # told as a change into the value (Provenance.change)
 
 
 @dataclass
@@ -279,7 +280,7 @@ def emit(
     when = valid_time(x, c, predicate, aspect, obj_span, timed)
     if when is None:
         return list(subj.extra)
-    op, start, end, time_text = when
+    op, start, end, time_text, change = when
     if time_text is not None and start > x.ts and not is_open_end(start):
         x.memory.future = (start, x.memory.turn)
     out = list(subj.extra)
@@ -297,6 +298,7 @@ def emit(
                 c.span,
                 time_text,
                 confidence=subj.confidence,
+                change=change,
             )
         )
     return out
