@@ -53,7 +53,7 @@ def corrected(x: Turn, c: Clause, found: list[Draft]) -> list[Draft]:
     if c.correction and all(d.side for d in found):  # no fact of its own
         return found + _object_only(x, c)
     if c.correction or c.wrong:
-        return [_as_correction(c, d) if _corrects(x, c, d) else d for d in found]
+        return [_as_correction(x, c, d) if _corrects(x, c, d) else d for d in found]
     return found
 
 
@@ -152,6 +152,8 @@ def _object_only(x: Turn, c: Clause) -> list[Draft]:
     whole = _completed(clean(raw), wrong, known)
     if whole != clean(raw):  # "the S22, not the S21" of a "Galaxy S21"
         value, wrong = whole, known
+    elif known and same_value(wrong, known):  # "a Pixel 7a, not the 7" of a "Pixel 7"
+        wrong = known
     if (
         not value
         or not re.search(r"[^\W_]", value)  # "sorry 🙏😂": no value at all
@@ -309,9 +311,12 @@ def _corrects(x: Turn, c: Clause, d: Draft) -> bool:
     return c.correction
 
 
-def _as_correction(c: Clause, d: Draft) -> Draft:
+def _as_correction(x: Turn, c: Clause, d: Draft) -> Draft:
     timed = d.time_text is not None
     wrong = DIETS.get((c.wrong or "").casefold(), c.wrong) if d.predicate == "diet" else c.wrong
+    said = [o for s, p, o in reversed(x.memory.said) if (s, p) == (d.subject, d.predicate)]
+    # "a Pixel 7a, not the 7": the wrong value is the one on record that it abbreviates
+    wrong = next((o for o in said if same_value(wrong, o)), wrong)
     return Draft(
         "correct",
         d.subject,

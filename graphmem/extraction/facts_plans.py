@@ -86,9 +86,9 @@ DEADLINE_DUE = pattern(
     r"will\s+be)\s+(?i:now\s+)?(?i:due)\b"
 )
 DEADLINE_MOVED = pattern(
-    r"(?P<proj>(?:(?i:the|our|my)\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)\s+(?i:was|got|"
-    r"has\s+been|is\s+being)\s+(?i:pushed|moved|postponed|delayed|rescheduled)"
-    r"\s+(?i:back\s+|out\s+)?(?i:to|until)\b"
+    r"(?P<proj>(?:(?i:the|our|my)\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)\s*(?i:\s+was|\s+got|"
+    r"\s+has\s+been|['’]s\s+been|\s+is\s+being)\s+(?i:pushed|moved|postponed|delayed|"
+    r"rescheduled)\s+(?i:(?:back|out|again)(?:,?\s+now)?,?\s+)?(?i:to|until)\b"
 )
 DEADLINE_BY = pattern(
     r"(?i:need|needs|have|has|got)\s+(?i:to)\s+(?i:ship|finish|deliver|submit|launch|hand\s+in|"
@@ -103,8 +103,17 @@ _PROJECT_MENTION = re.compile(
 )
 
 
+# What stands before "deadline" without naming a project ("the go-live deadline is ...")
+_DEADLINE_KINDS = frozenset(
+    "go-live golive launch release submission final hard delivery ship shipping new revised "
+    "official target project".split()
+)
+
+
 def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     subject = project_name(m.group("proj")) if m.groupdict().get("proj") else None
+    if subject is not None and subject.lower() in _DEADLINE_KINDS:
+        subject = None
     if subject is None:  # "they've put me on Harbor, which is due 1 June": named just before
         before = list(_PROJECT_MENTION.finditer(x.text, 0, c.start + m.start()))
         subject = (before[-1].group(1) or before[-1].group(2)) if before else None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from graphmem.extraction.clauses import Clause
+from graphmem.extraction.facts_things import DEVICE
 from graphmem.extraction.lexicon import HOBBY_GAMES, LANGUAGES, PROGRAMMING_LANGUAGES, words
 from graphmem.extraction.objects import (
     POINTS_BACK,
@@ -237,6 +238,8 @@ def hobby_stop(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
         return None
     if first in _NOT_HOBBIES or first in ("smoking", "drinking", "vaping"):
         return []
+    if re.fullmatch(DEVICE, activity):
+        return []  # "gave up on the iPhone 11 and got a Pixel": a phone, not a pastime
     return emit(x, c, m, "hobby", [activity], "retract")
 
 
