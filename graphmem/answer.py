@@ -160,6 +160,8 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
     elif r.mode in ("timeline", "when"):
         modes["during"] = (window.start, window.end) if window is not None else (None, None)
         mode = r.mode + (f" {r.time_text!r}" if r.time_text else "")
+        if r.mode == "when" and r.at is not None:  # "when", as it was on record at ``at``
+            modes["known_at"] = min(known_at, r.at)
     elif r.mode == "past" and window is not None:
         modes["during"] = (window.start, window.end)
         mode = f"during {r.time_text!r}" if r.time_text else "past"

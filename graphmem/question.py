@@ -82,7 +82,7 @@ PREDICATE_CUES: tuple[tuple[str, str], ...] = (
     (r"partner|\bwife|husband|hubby|missus|spouse|girlfriend|boyfriend|\bbf\b|\bgf\b|"
      r"other half|better half|significant other|married|\bdat(?:ing|ed)\b|\bon a date\b|\bseeing\b|part(?:ed)? ways|"
      r"split up|"
-     r"going out with|got together|together with|with whom|fianc|\bin love|"
+     r"going out with|got together|together with|with whom|fianc|\bengaged\b(?!\s+(?:on|in)\b)|\bin love|"
      r"\bin a relationship|\bsweetheart|\bsplit\b|break(?:ing)? up|broke up", "partner"),
     (r"job title|\btitles?\b(?! of (?:my|the|his|her|their) (?:thesis|book|paper|song|album|film|movie|talk|article|dissertation|novel|poem))|\brole\b|position|occupation|profession|do for (?:a living|work|money)|"
      r"work(?:ing|ed)? as\b|what (?:kind of|sort of) (?:work|job)|"
@@ -99,7 +99,8 @@ PREDICATE_CUES: tuple[tuple[str, str], ...] = (
      r"\bpay(?:check|cheque|slip)?\b.*\b(?:from|coming)|slaving|grind(?:ing)? (?:away )?(?:at|for)|"
      r"clock(?:ing|ed)? in|(?:start|started|starting|join|joined|joining|leave|left|leaving|quit)"
      r" (?:at|with)\b|places? (?:i've|i have|have i|has \w+|\w+ has) worked|\bhired\b|\bjoin(?:ed|s|ing)?\b|"
-     r"\bwork(?:ed|ing)?\b.*\b(?:since|before|after|in \d{4})|where (?:do|does|did) \w+ work",
+     r"\bwork(?:ed|ing)?\b.*\b(?:since|before|after|in \d{4})|where (?:do|does|did) \w+ work|"
+     r"\b(?:first|last|final) (?:day|shift|week) (?:at|with)\b",
      "works_at"),
     (r"\blive[sd]?\b|\bliving\b|resid|\bhome\b|based|located|\bcit(?:y|ies)\b|\btowns?\b|"
      r"countr(?:y|ies)|\bmoved?\b|relocat|address|\bstay(?:ing|s|ed)?\b (?:in|at)|"
@@ -159,6 +160,7 @@ _WHEN = re.compile(
     r"^\s*(?:so\s+|and\s+|hey,?\s+|ok,?\s+)?(?:when|(?:the\s+)?date\b|what (?:date|day|month|year|time)|since when|how long ago|on what date|in what year|which (?:year|month|day)|(?:from|since|as of) what (?:date|day|month|year|point)|on which (?:date|day))\b"
 )
 _HOW_LONG = re.compile(r"^\s*(?:so\s+|and\s+)?how long\b(?!\s+ago)")
+_DATE_ASKED = re.compile(r"\b(?:what|which) (?:date|day)\b")
 _END_VERBS = re.compile(
     r"\b(?:leave|left|quit|stop(?:ped)?|end(?:ed)?|finish(?:ed)?|move[sd]? (?:out|away)|break up|broke up|"
     r"split|lose|lost|die[sd]?|pass(?:ed)? away|give up|gave up|drop(?:ped)?|rehome[sd]?|sold|"
@@ -194,7 +196,7 @@ class Reading:
     ``mode``: "current" (at the question's date), "past" (values during ``window``),
     "timeline" (every value overlapping ``window``, in order), "known_at" (what was on
     record at ``at``, about that instant), "when" (when ``object`` started or ended:
-    ``edge``) or "none" (no predicate recognised). ``subject`` is None when the question
+    ``edge``; as on record at ``at``, when given) or "none" (no predicate recognised). ``subject`` is None when the question
     names someone the scope does not know.
     """
 
@@ -296,6 +298,11 @@ def read_question(
             # condition would answer another question
             return Reading(subject, predicate, "none", unknown_name=unknown)
     base = dict(subject=subject, predicate=predicate, unknown_name=unknown)
+    if _KNOWN_AT.search(low) and at is not None and _DATE_ASKED.search(low):
+        # "in June, what date did you have for my first day at Acme?": a "when", as
+        # believed then
+        return Reading(**base, mode="when", at=at, object=_when_object(main, subject, owner),
+                       edge="end" if _END_VERBS.search(low) else "start", time_text=text)  # fmt: skip
     if _KNOWN_AT.search(low) and at is not None:
         if text and re.search(r"(?i)\b(?:start|beginning)\s+of\b", text) and window is not None:
             at = min(window.start + timedelta(days=1), window.end) - ONE_MICROSECOND

@@ -32,6 +32,10 @@ def _day(moment) -> str | None:
         ("where was I living Q3 2024?", "Maya", "lives_in", "past", "2024-07-01", "2024-10-01"),
         ("what phone did I have on Thanksgiving 2024?", "Maya", "phone", "past", "2024-11-28", "2024-11-29"),
         ("Atlas deadline, latest?", "Atlas", "deadline", "current", None, None),
+        ("where have I lived since June 2025, in order?", "Maya", "lives_in", "timeline", "2025-06-01", None),
+        ("when was my last day at Globex?", "Maya", "works_at", "when", None, None),
+        ("who is Ana engaged to?", "Ana", "partner", "current", None, None),
+        ("which projects was I engaged on in 2025?", "Maya", "works_on", "past", "2025-01-01", "2026-01-01"),
         ("what's my shoe size?", "Maya", None, "none", None, None),
         ("what is my favourite animal?", "Maya", None, "none", None, None),
         ("should I get a Pixel or an iPhone?", "Maya", None, "none", None, None),
@@ -131,3 +135,26 @@ def test_a_when_question_is_answered_with_the_instant(mem):
     answer = mem.ask("when did Sam start at Globex?", speaker="Maya", reference=ASKED, scope="s")
     assert answer.known and answer.at is not None and _day(answer.at) == "2021-01-01"
     assert answer.answer.startswith("2021-01-01")
+
+
+def test_the_last_day_at_an_employer_asks_for_the_end_of_the_stay():
+    r = read_question("when was my last day at Globex?", owner="Maya", reference=ASKED)
+    assert (r.mode, r.edge) == ("when", "end")
+
+
+def test_a_date_asked_as_on_record_at_a_past_date_is_a_when_at_that_belief():
+    r = read_question("In June 2025, what date did you have for my first day at Globex?",
+                      owner="Maya", reference=ASKED)  # fmt: skip
+    assert (r.predicate, r.mode, r.edge) == ("works_at", "when", "start")
+    assert r.at is not None and r.at.date().isoformat() == "2025-06-30"
+
+
+def test_a_start_date_as_it_was_on_record_then_is_answered_from_that_belief(tmp_path):
+    with Memory.open(tmp_path / "m.db", embedder=None) as m:
+        m.remember("Maya", "works_at", "Globex", valid_from="2025-09-01", scope="s",
+                   recorded_at="2025-05-01")  # fmt: skip
+        asked = "In {}, what date did you have for my first day at Globex?"
+        then = m.ask(asked.format("June 2025"), speaker="Maya", reference=ASKED, scope="s")
+        before = m.ask(asked.format("April 2025"), speaker="Maya", reference=ASKED, scope="s")
+    assert then.known and then.at is not None and then.at.date().isoformat() == "2025-09-01"
+    assert not before.known  # nothing was on record yet
