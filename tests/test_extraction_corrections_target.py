@@ -183,3 +183,22 @@ def test_a_pet_named_after_it_is_introduced():
     (facts,) = _read("We adopted a dog! her name is Pippa, a scruffy little thing.")
     assert ("assert", "Maya", "owns_pet", "Pippa", None) in facts
     assert not any(f[3] == "dog" for f in facts)
+
+
+def test_a_shorthand_wrong_value_names_the_value_on_record():
+    *_, fix = _read(
+        "I got a Pixel 7.", "Correction on the phone: it's actually a Pixel 7a, not the 7."
+    )
+    assert fix == {("correct", "Maya", "phone", "Pixel 7a", "Pixel 7")}
+
+
+def test_a_date_correction_names_the_recorded_deadline_by_its_day():
+    *_, fix = _read("I'm working on Nimbus now.", "The Nimbus deadline is now June 2nd.",
+                    "I misread the memo. It's actually June 9th, not the 2nd.")  # fmt: skip
+    assert fix == {("correct", "Nimbus", "deadline", "2025-06-09", "2025-06-02")}
+
+
+def test_a_deadline_without_a_project_name_is_the_project_on_record_named_in_the_turn():
+    *_, moved = _read("I'm working on Nimbus now.",
+                      "Nimbus got pushed back. The go-live deadline is now June 2nd.")  # fmt: skip
+    assert moved == {("supersede", "Nimbus", "deadline", "2025-06-02", None)}

@@ -23,7 +23,7 @@ import re
 from graphmem.extraction.clauses import Clause
 from graphmem.extraction.facts_plans import deadline_date
 from graphmem.extraction.facts_things import DEVICE
-from graphmem.extraction.lexicon import DIETS, PROGRAMMING_LANGUAGES
+from graphmem.extraction.lexicon import DIETS, MONTHS, PROGRAMMING_LANGUAGES
 from graphmem.extraction.objects import (
     PRONOUN_OBJECTS,
     clean,
@@ -85,8 +85,31 @@ def same_value(wrong: str | None, known: str | None) -> bool:
     """
     if not wrong or not known:
         return False
+    if _ISO_DAY.fullmatch(known):
+        return _same_day(wrong, known)
     a, b = clean(wrong).casefold().split(), clean(known).casefold().split()
     return bool(a) and a == b[-len(a) :]
+
+
+_ISO_DAY = re.compile(r"\d{4}-(\d{2})-(\d{2})")
+_DAY_OF = re.compile(r"(?i)\b(\d{1,2})(?:st|nd|rd|th)?\b(?![:.]\d)")
+
+
+def _same_day(wrong: str, known: str) -> bool:
+    """Whether "the 2nd" / "June 2" / "2 June" names the recorded date ``known``
+    (YYYY-MM-DD): its day, and its month where one is said.
+
+    >>> _same_day("the 2nd", "2025-06-02"), _same_day("July 2", "2025-06-02")
+    (True, False)
+    """
+    if wrong == known:
+        return True
+    m = _ISO_DAY.fullmatch(known)
+    days = [int(d) for d in _DAY_OF.findall(wrong)]
+    months = [MONTHS[w] for w in re.findall(r"[a-z]+", wrong.casefold()) if w in MONTHS]
+    if len(days) != 1 or len(months) > 1:
+        return False
+    return days[0] == int(m.group(2)) and all(mo == int(m.group(1)) for mo in months)
 
 
 def _target(x: Turn, c: Clause, wrong: str | None) -> tuple[str, str] | None:

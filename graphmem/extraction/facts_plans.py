@@ -110,10 +110,21 @@ _DEADLINE_KINDS = frozenset(
 )
 
 
+def _project_named_before(x: Turn, end: int) -> str | None:
+    """The project on record (worked on, or given a deadline) named last before ``end``."""
+    projects = {o for _, p, o in x.memory.said if p == "works_on"}
+    projects |= {s for s, p, _ in x.memory.said if p == "deadline"}
+    found = [(m.start(), name) for name in projects if name
+             for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", x.text[:end])]  # fmt: skip
+    return max(found)[1] if found else None
+
+
 def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     subject = project_name(m.group("proj")) if m.groupdict().get("proj") else None
     if subject is not None and subject.lower() in _DEADLINE_KINDS:
         subject = None
+    if subject is None:  # "Lighthouse slipped. The go-live deadline is now ...": a project
+        subject = _project_named_before(x, c.start + m.start())  # on record, named here
     if subject is None:  # "they've put me on Harbor, which is due 1 June": named just before
         before = list(_PROJECT_MENTION.finditer(x.text, 0, c.start + m.start()))
         subject = (before[-1].group(1) or before[-1].group(2)) if before else None
