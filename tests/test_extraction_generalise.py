@@ -417,3 +417,20 @@ def test_not_b_corrects_nothing_when_b_was_never_said():
         episode = Episode(scope="s", session="a", turn=n, speaker="Maya", role="user",
                           text=text, timestamp=f"2025-03-1{n}T10:00:00Z")  # fmt: skip
         assert not [f for f in extractor.extract(episode) if f.op == "correct"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "me" as the possessive, "da" for father, a lower-case name after it
+        ("me da jimmy moved to lanzarote last month",
+         {("assert", "Maya", "parent", "Jimmy"), ("supersede", "Jimmy", "lives_in", "Lanzarote")}),
+        # "w" for "with", the partner's name in lower case
+        ("broke up w sarah a fortnight ago", {("retract", "Maya", "partner", "Sarah")}),
+        ("been dating tom since june", {("supersede", "Maya", "partner", "Tom")}),
+        # what follows "seeing" is not always a partner
+        ("i'm seeing a therapist now lol", set()),
+    ],
+)  # fmt: skip
+def test_texting_dialect_names_relatives_and_partners(text, expected):
+    assert {f[:4] for f in _facts(text)} == expected

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from graphmem.extraction.guards import negation
-from graphmem.extraction.lexicon import words
+from graphmem.extraction.lexicon import PET_SPECIES, RELATIONS, words
 from graphmem.extraction.objects import clean
 from graphmem.extraction.patterns import PERSON, REL
 from graphmem.extraction.secrets import find_secrets
@@ -60,10 +60,21 @@ _PARTICLE = re.compile(
 )
 
 
+# "me sister aoife", "mi phone": the possessive of Irish, northern English and Caribbean
+# chat, read as "my" (same length, so offsets hold)
+_DIALECT_MY = re.compile(
+    rf"(?i)\b(?:me|mi)(?=\s+(?:(?:{'|'.join(sorted(RELATIONS, key=len, reverse=True))}|"
+    rf"{'|'.join(sorted(PET_SPECIES, key=len, reverse=True))}|phone|job|house|flat|place|"
+    r"boss|manager|missus|fella|da|mam|ma|nan|gran)\b))"
+)
+
+
 def mask(text: str) -> str:
     """``text`` with quoted passages and secrets blanked out, offsets unchanged; direction
-    particles before a preposition are blanked too."""
+    particles before a preposition are blanked too, and a dialect "me"/"mi" before a
+    relation ("me sister") reads as "my"."""
     masked = _blank(mask_quotes(text), [m.span for m in find_secrets(text)])
+    masked = _DIALECT_MY.sub(lambda m: "my" if m.group().islower() else "My", masked)
     return _PARTICLE.sub(lambda m: " " * len(m.group()), masked)
 
 

@@ -132,7 +132,7 @@ def partner_pair(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
 
 
 BREAKUP = pattern(
-    r"<SUBJ><AUX>\s+(?P<v>(?i:broke\s+up\s+with|split\s+up\s+with|split\s+from|"
+    r"<SUBJ><AUX>\s+(?P<v>(?i:broke\s+up\s+(?:with|w/?)|split\s+up\s+(?:with|w/?)|split\s+from|"
     r"separated\s+from|divorced|got\s+divorced\s+from|dumped|divorcing))"
     r"\s+(?P<obj><PERSON>)"
 )

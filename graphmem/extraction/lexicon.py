@@ -21,13 +21,16 @@ RELATIONS: dict[str, str | None] = {
     **dict.fromkeys(
         words(
             "wife husband partner spouse girlfriend boyfriend fiancé fiancée fiance fiancee "
-            "hubby wifey bf gf fella"
+            "hubby wifey missus bf gf fella"
         ),
         "partner",
     ),
     **dict.fromkeys(words("son daughter kid child baby stepson stepdaughter"), "child"),
     **dict.fromkeys(
-        words("mom mum mother dad father parent stepmom stepmother stepdad mam mommy mummy daddy"),
+        words(
+            "mom mum mother dad father parent stepmom stepmother stepdad mam mommy mummy daddy "
+            "da mammy mama amma ammi appa"
+        ),
         "parent",
     ),
     **dict.fromkeys(
@@ -357,13 +360,13 @@ NAME_STOPWORDS = (
 
 # Unnamed people: "my brother" is the entity "<owner>'s brother", one word per relation.
 RELATIVE_WORDS: dict[str, str] = {
-    **dict.fromkeys(words("mother mum mom ma mommy mummy mam"), "mother"),
-    **dict.fromkeys(words("father dad daddy pa papa"), "father"),
+    **dict.fromkeys(words("mother mum mom ma mommy mummy mam mammy mama amma ammi"), "mother"),
+    **dict.fromkeys(words("father dad daddy pa papa da appa"), "father"),
     **dict.fromkeys(words("brother bro"), "brother"),
     **dict.fromkeys(words("sister sis"), "sister"),
     **dict.fromkeys(words("son"), "son"),
     **dict.fromkeys(words("daughter"), "daughter"),
-    **dict.fromkeys(words("wife"), "wife"),
+    **dict.fromkeys(words("wife wifey missus"), "wife"),
     **dict.fromkeys(words("husband hubby"), "husband"),
     **dict.fromkeys(words("partner spouse"), "partner"),
     **dict.fromkeys(words("boyfriend bf"), "boyfriend"),

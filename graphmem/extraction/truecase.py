@@ -25,18 +25,27 @@ _WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
 # "my sister kerry", "our dog biscuit": the word after a relation is a name, even when the
 # dictionary knows it ("kerry", "biscuit") - unless it is a verb or function word.
 _AFTER_RELATION = re.compile(
-    r"(?i)\b(?:my|our|his|her)\s+(?:(?:little|big|older|younger|baby|best|old|new|twin)\s+)?"
-    r"(?:mum|mom|mother|dad|father|brother|bro|sister|sis|son|daughter|wife|husband|hubby|"
+    r"(?i)\b(?:my|our|his|her|me|mi)\s+(?:(?:little|big|older|younger|baby|best|old|new|twin)\s+)?"
+    r"(?:mum|mom|mother|dad|father|da|mam|mammy|mama|amma|appa|missus|fella|"
+    r"brother|bro|sister|sis|son|daughter|wife|husband|hubby|"
     r"partner|girlfriend|boyfriend|gf|bf|fiance|fiancee|friend|mate|bestie|boss|manager|"
     r"cousin|aunt|auntie|uncle|nan|gran|grandma|grandpa|niece|nephew|flatmate|roommate|"
     r"colleague|cat|dog|kitten|puppy|rabbit|bunny|hamster|parrot|horse|pony|tortoise|budgie)"
     r"\s+(?P<name>[a-z]+)(?=['’]s\b|\b)"
+    # "broke up w sarah", "moved in with tom": who a partner verb is with is a name
+    r"|\b(?i:broke\s+up|split\s+up|dating|seeing|engaged\s+to|married\s+to|moved\s+in)\s+"
+    r"(?i:with|w/?)?\s*(?P<partner>[a-z]+)\b"
 )
 _NOT_A_NAME = frozenset(
     "is was has had and who just got lives lived works worked moved said says thinks the a an "
     "in at on to from for with of is's has's who's been went started left quit finally "
     "still also really never always will would can could should might did does do not "
     "passed died gave sent called named that which when while because but so".split()
+)
+# words after a partner verb that are no partner ("seeing a therapist", "dating again")
+_NOT_PARTNER = frozenset(
+    "a an the someone somebody anyone again now for her him them each other my our this that "
+    "it someone's up".split()
 )
 # "left kestrel labs last month", "a part time job at boots", "femi's at sage": after a
 # word of work the next words are an employer's name, though the dictionary knows them.
@@ -140,8 +149,10 @@ def truecase(text: str) -> str:
     lower, proper, _ = _words()
     chars = list(text)
     for m in _AFTER_RELATION.finditer(text):
-        if m.group("name").lower() not in _NOT_A_NAME and m.group("name").lower() not in _SHORTHAND:
-            chars[m.start("name")] = chars[m.start("name")].upper()
+        group = "name" if m.group("name") else "partner"
+        name = m.group(group).lower()
+        if name not in _NOT_A_NAME and name not in _SHORTHAND and name not in _NOT_PARTNER:
+            chars[m.start(group)] = chars[m.start(group)].upper()
     for m in _WORD.finditer(text):
         word = m.group()
         key = re.split(r"['’]", word.lower())[0]
