@@ -428,6 +428,8 @@ def test_not_b_corrects_nothing_when_b_was_never_said():
         # "w" for "with", the partner's name in lower case
         ("broke up w sarah a fortnight ago", {("retract", "Maya", "partner", "Sarah")}),
         ("been dating tom since june", {("supersede", "Maya", "partner", "Tom")}),
+        # a name given in lower case ("called him nugget")
+        ("got a hamster yesterday, called him nugget", {("assert", "Maya", "owns_pet", "Nugget")}),
         # what follows "seeing" is not always a partner
         ("i'm seeing a therapist now lol", set()),
     ],

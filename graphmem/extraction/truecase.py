@@ -36,6 +36,11 @@ _AFTER_RELATION = re.compile(
     r"|\b(?i:broke\s+up|split\s+up|dating|seeing|engaged\s+to|married\s+to|moved\s+in)\s+"
     r"(?i:with|w/?)?\s*(?P<partner>[a-z]+)\b"
 )
+# "called him nugget", "hes called steve": a name given to someone
+_GIVEN_NAME = re.compile(
+    r"\b(?:(?i:called|named|calling|naming)\s+(?i:him|her|it|them)|(?i:is|'s|’s|s)\s+"
+    r"(?i:called|named))\s+(?P<given>[a-z]+)\b"
+)
 _NOT_A_NAME = frozenset(
     "is was has had and who just got lives lived works worked moved said says thinks the a an "
     "in at on to from for with of is's has's who's been went started left quit finally "
@@ -45,7 +50,7 @@ _NOT_A_NAME = frozenset(
 # words after a partner verb that are no partner ("seeing a therapist", "dating again")
 _NOT_PARTNER = frozenset(
     "a an the someone somebody anyone again now for her him them each other my our this that "
-    "it someone's up".split()
+    "it someone's up yesterday today tonight tomorrow back later".split()
 )
 # "left kestrel labs last month", "a part time job at boots", "femi's at sage": after a
 # word of work the next words are an employer's name, though the dictionary knows them.
@@ -153,6 +158,9 @@ def truecase(text: str) -> str:
         name = m.group(group).lower()
         if name not in _NOT_A_NAME and name not in _SHORTHAND and name not in _NOT_PARTNER:
             chars[m.start(group)] = chars[m.start(group)].upper()
+    for m in _GIVEN_NAME.finditer(text):
+        if m.group("given").lower() not in _NOT_A_NAME | _NOT_PARTNER | _SHORTHAND:
+            chars[m.start("given")] = chars[m.start("given")].upper()
     for m in _WORD.finditer(text):
         word = m.group()
         key = re.split(r"['’]", word.lower())[0]
