@@ -430,6 +430,10 @@ def test_not_b_corrects_nothing_when_b_was_never_said():
         ("been dating tom since june", {("supersede", "Maya", "partner", "Tom")}),
         # a name given in lower case ("called him nugget")
         ("got a hamster yesterday, called him nugget", {("assert", "Maya", "owns_pet", "Nugget")}),
+        # "'s" as "is" after a name, not a possessive
+        ("Conor's a software engineer at Stripe.",
+         {("assert", "Conor", "job_title", "software engineer"), ("assert", "Conor", "works_at", "Stripe")}),
+        ("my wife Una's a GP", {("assert", "Maya", "partner", "Una"), ("assert", "Una", "job_title", "GP")}),
         # what follows "seeing" is not always a partner
         ("i'm seeing a therapist now lol", set()),
     ],

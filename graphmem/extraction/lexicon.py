@@ -215,7 +215,8 @@ PLACES = (
 )
 JOB_NOUNS = frozenset(
     words(
-        "engineer developer programmer scientist nurse doctor physician teacher professor "
+        "engineer developer programmer scientist nurse doctor physician teacher professor gp "
+        "garda sparky chippy tradie cop apprentice builder roofer "
         "lecturer lawyer attorney designer analyst accountant consultant architect writer "
         "journalist chef cook baker student researcher pharmacist dentist electrician plumber "
         "carpenter pilot mechanic photographer artist musician librarian firefighter officer "

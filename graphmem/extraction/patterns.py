@@ -56,9 +56,14 @@ _ROLE_VERB = (
     r"(?:is|was|has|had|lives|lived|moved|works|worked|just|got|left|joined|started|retired|"
     r"still|now|finally)\b"
 )
+# "Conor's a nurse", "Ana's moved to Leeds": the "'s" is "is"/"has", not a possessive
+_IS_CONTRACTED = (
+    r"(?=['’]s\s+(?i:a|an|now|been|just|still|also|finally|officially|moved|living|working|"
+    r"got|started|left|dating|engaged|married)\b)"
+)
 SUBJ = (
     rf"(?P<who>{FIRST}|{POSS}\s+{REL}(?:\s*,?\s+{PERSON}\b,?)?|{PERSON}\s*,\s+{POSS}\s+{REL}\s*,"
-    rf"|{_NOT_AFTER_PREPOSITION}(?<![\w'’]){PERSON}(?![\w'’])|\b(?i:he|she)\b|\b(?i:we)(?=['’]|\s|ve\b)"
+    rf"|{_NOT_AFTER_PREPOSITION}(?<![\w'’]){PERSON}(?:(?![\w'’])|{_IS_CONTRACTED})|\b(?i:he|she)\b|\b(?i:we)(?=['’]|\s|ve\b)"
     # chat calls a parent by the role, in lower case too: "mum lives in lahti"
     rf"|(?<![\w'’])(?:mum|mom|mam|dad|nan|gran|grandma|grandpa|nana)(?=\s+{_ROLE_VERB}))"
 )
@@ -178,7 +183,7 @@ _JOB_RE = (
             reverse=True,
         )
     )
-    + "|CEO|CTO|CFO|COO|CMO|CIO|VP|SVP|PM)"
+    + "|CEO|CTO|CFO|COO|CMO|CIO|VP|SVP|PM|GP)"
 )
 
 
