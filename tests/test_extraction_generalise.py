@@ -434,6 +434,11 @@ def test_not_b_corrects_nothing_when_b_was_never_said():
         ("Conor's a software engineer at Stripe.",
          {("assert", "Conor", "job_title", "software engineer"), ("assert", "Conor", "works_at", "Stripe")}),
         ("my wife Una's a GP", {("assert", "Maya", "partner", "Una"), ("assert", "Una", "job_title", "GP")}),
+        ("Mum's in Toowoomba.", {("assert", "Maya", "parent", "Maya's mother"),
+                                 ("assert", "Maya's mother", "lives_in", "Toowoomba")}),
+        # a bulleted update: each item is a clause that starts with its verb
+        ("updates:\n- moved to Daly City last month\n- new phone, Pixel 9",
+         {("supersede", "Maya", "lives_in", "Daly City"), ("supersede", "Maya", "phone", "Pixel 9")}),
         # what follows "seeing" is not always a partner
         ("i'm seeing a therapist now lol", set()),
     ],

@@ -69,12 +69,18 @@ _DIALECT_MY = re.compile(
 )
 
 
+# "updates:\n- moved to Daly City\n- new phone": a list's bullets, so each item reads as
+# a clause of its own that starts with its verb
+_BULLET = re.compile(r"(?m)^[ \t]{0,8}(?:[-*•·–—]|\d{1,2}[.)])[ \t]{1,4}")
+
+
 def mask(text: str) -> str:
     """``text`` with quoted passages and secrets blanked out, offsets unchanged; direction
     particles before a preposition are blanked too, and a dialect "me"/"mi" before a
     relation ("me sister") reads as "my"."""
     masked = _blank(mask_quotes(text), [m.span for m in find_secrets(text)])
     masked = _DIALECT_MY.sub(lambda m: "my" if m.group().islower() else "My", masked)
+    masked = _BULLET.sub(lambda m: " " * len(m.group()), masked)
     return _PARTICLE.sub(lambda m: " " * len(m.group()), masked)
 
 
