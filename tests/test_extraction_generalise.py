@@ -439,6 +439,10 @@ def test_not_b_corrects_nothing_when_b_was_never_said():
         # a bulleted update: each item is a clause that starts with its verb
         ("updates:\n- moved to Daly City last month\n- new phone, Pixel 9",
          {("supersede", "Maya", "lives_in", "Daly City"), ("supersede", "Maya", "phone", "Pixel 9")}),
+        # a pet's name on its own after the species, or as "name is ..."
+        ("adopted a greyhound last month, Rocket. laziest dog alive", {("assert", "Maya", "owns_pet", "Rocket")}),
+        ("Kiran finally got his rabbit, he named it Oreo.", {("assert", "Kiran", "owns_pet", "Oreo")}),
+        ("got a beagle puppy last week, name is Biscuit.", {("assert", "Maya", "owns_pet", "Biscuit")}),
         # what follows "seeing" is not always a partner
         ("i'm seeing a therapist now lol", set()),
     ],

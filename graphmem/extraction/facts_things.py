@@ -28,7 +28,7 @@ def _pet_name(x: Turn, species: str | None, name: str | None) -> str | None:
 
 PET_HAVE = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:have|has|own|owns|got|adopted|rescued|bought|had))"
-    r"\s+(?P<q>(?i:a|an|one|two|three|four|five|\d+|another|the|my|some))\s+(?:(?i:new|"
+    r"\s+(?P<q>(?i:a|an|one|two|three|four|five|\d+|another|the|my|his|her|our|their|some))\s+(?:(?i:new|"
     r"little|pet|rescue|old|black|white|grey|gray|ginger|orange|tabby|golden|small|big|"
     r"cute|young|senior|baby|fluffy|lazy)\s+)*(?P<sp><PET>|(?i:puppies|kitties|bunnies|"
     r"mice))(?i:s|es)?\b"
@@ -53,7 +53,18 @@ def pet_have(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         if subj and subj.name == x.episode.speaker:
             x.memory.pets[species] = pets[-1]
         return emit(x, c, m, "owns_pet", pets, aspect)
-    if m.group("q").lower() not in ("a", "an", "one", "another", "the", "my"):
+    if m.group("q").lower() not in (
+        "a",
+        "an",
+        "one",
+        "another",
+        "the",
+        "my",
+        "his",
+        "her",
+        "our",
+        "their",
+    ):
         # "two hens - rescued girls - called Edith and Piaf": several animals are their
         # names, given later in the turn or not at all (a count is no one pet)
         after = x.text[c.start + max(0, m.end() - len(c.prefix)) :]  # m reads the clause
@@ -133,7 +144,10 @@ def pet_named(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
 
 
 PET_NAMED_LATER = pattern(
-    r"(?i:named|called)\s+(?i:her|him|it)\s+(?P<n><PERSON>)(?![\w'’])"
+    r"(?i:named|called|calling|naming)\s+(?i:her|him|it)\s+(?P<n><PERSON>)(?![\w'’])"
+    # "got a kelpie this arvo, Banjo.", "a beagle puppy, name is Biscuit": a name on its own
+    r"|,\s*(?P<n5><PERSON>)(?=\s*(?:[.!]|$|[^\w\s,'’]))"
+    r"|(?<![Mm]y\s)(?<![Yy]our\s)\b(?i:name)(?:['’]s|\s+is)\s+(?P<n6><PERSON>)(?![\w'’])"
     r"|\b(?i:she|he)(?:['’]s|\s+is)\s+(?i:called|named\s+)?(?P<n2><PERSON>)(?=\s*[.!]|\s*$)"
     # "I adopted a dog! her name is Bolacha, a little mutt": the name, however it goes on
     r"|\b(?i:her|his|its)\s+name(?:['’]s|\s+is)\s+(?P<n3><PERSON>)(?![\w'’])"
@@ -144,7 +158,7 @@ PET_NAMED_LATER = pattern(
 
 def pet_named_later(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     """ "We adopted a dog! Zayd named her Maple": the pet just mentioned gets its name."""
-    name = m.group("n") or m.group("n2") or m.group("n3") or m.group("n4")
+    name = next(m.group(g) for g in ("n", "n2", "n3", "n4", "n5", "n6") if m.group(g))
     for d in [*x.clause_drafts, *x.drafts]:
         if d.predicate == "owns_pet" and d.object in PET_SPECIES_SET:
             x.memory.pets[d.object] = name
