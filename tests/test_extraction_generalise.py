@@ -443,6 +443,10 @@ def test_not_b_corrects_nothing_when_b_was_never_said():
         ("adopted a greyhound last month, Rocket. laziest dog alive", {("assert", "Maya", "owns_pet", "Rocket")}),
         ("Kiran finally got his rabbit, he named it Oreo.", {("assert", "Kiran", "owns_pet", "Oreo")}),
         ("got a beagle puppy last week, name is Biscuit.", {("assert", "Maya", "owns_pet", "Biscuit")}),
+        # a title without its article, before the employer
+        ("Divya is pharmacist at Shoppers Drug Mart.",
+         {("assert", "Divya", "job_title", "pharmacist"), ("assert", "Divya", "works_at", "Shoppers Drug Mart")}),
+        ("She was happy at Google.", set()),
         # what follows "seeing" is not always a partner
         ("i'm seeing a therapist now lol", set()),
     ],

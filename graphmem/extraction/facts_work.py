@@ -275,6 +275,10 @@ JOB_TITLE = pattern(
     # the longest run of words that ends in a job noun ("assistant manager", not "assistant")
     r"(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}<JOB>s?)\b(?![’']s)"
 )
+# "Karthik is senior software engineer at Shopify": no article, so only before an employer
+TITLE_BARE_AT = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>)(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}<JOB>)(?=\s+(?i:at|for|with)\s+[A-Z])"
+)
 WORK_AS = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:work|works|working|worked))\s+(?i:as)\s+(?:(?i:an?|the)\s+)"
     r"?(?P<title>[\w\-]+(?:\s+[\w\-]+){0,3}?)(?=\s+(?:at|for|in|with|since)\b|\s*[,.;!]|"
