@@ -195,7 +195,9 @@ def employer(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
 
 LEAVE = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:left|leave|leaving|quit|quitting|resigned\s+from|"
-    r"retired\s+from|moved\s+out\s+of|moved\s+away\s+from|stepped\s+down\s+from))"
+    r"retired\s+from|moved\s+out\s+of|moved\s+away\s+from|stepped\s+down\s+from|"
+    # "chucked it in at Bunnings"
+    r"(?:chucked|jacked|packed|threw)\s+it\s+in\s+at|walked\s+out\s+of))"
     r"\s+(?!(?i:my|his|her|the)\s+job\b)"
 )
 
