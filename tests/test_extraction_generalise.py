@@ -453,3 +453,11 @@ def test_not_b_corrects_nothing_when_b_was_never_said():
 )  # fmt: skip
 def test_texting_dialect_names_relatives_and_partners(text, expected):
     assert {f[:4] for f in _facts(text)} == expected
+
+
+def test_a_last_day_still_ahead_is_the_next_such_date():
+    # said on 12 March 2025: "is 18 August" is August 2025, "was 18 February" is past
+    assert _facts("my last day at Tangerina is 18 August") == {
+        ("retract", "Maya", "works_at", "Tangerina", "2025-08-18")}  # fmt: skip
+    assert _facts("my last day at Tangerina was 18 February") == {
+        ("retract", "Maya", "works_at", "Tangerina", "2025-02-18")}  # fmt: skip

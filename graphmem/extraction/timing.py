@@ -170,6 +170,12 @@ def _new_op(predicate: str) -> str:
     return "supersede" if _PREDICATES.get(predicate).functional else "assert"
 
 
+# a stop still ahead: "... is 18 August", "... will be Friday", "... is on the 3rd"
+_UPCOMING = re.compile(
+    r"(?i)\b(?:is|will\s+be|['’]ll\s+be|is\s+going\s+to\s+be|gonna\s+be)\s+(?:on\s+)?$"
+)
+
+
 def valid_time(
     x: Turn,
     c: Clause,
@@ -184,6 +190,9 @@ def valid_time(
     if c.ceased and aspect in ("state", "past", "change"):
         aspect = "retract"
     te = None if aspect == "timeless" else time_in(c, obj_span)
+    if aspect == "retract" and te is not None and _UPCOMING.search(c.s[: c.relative(te)[0]]):
+        # "my last day at Acme is 18 August": the next 18 August, not the last one
+        te = time_in(c, obj_span, x.future_times(c)) or te
     if te is not None and _AS_OF.search(c.s, 0, c.relative(te)[0]):
         te = dataclasses.replace(te, kind="since", interval=Interval.since(te.interval.start))
     if predicate in TIMELESS and aspect != "retract":
