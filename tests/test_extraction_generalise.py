@@ -461,3 +461,11 @@ def test_a_last_day_still_ahead_is_the_next_such_date():
         ("retract", "Maya", "works_at", "Tangerina", "2025-08-18")}  # fmt: skip
     assert _facts("my last day at Tangerina was 18 February") == {
         ("retract", "Maya", "works_at", "Tangerina", "2025-02-18")}  # fmt: skip
+
+
+def test_a_new_jobs_employer_and_title_start_on_the_day_the_turn_gives():
+    facts = _facts(
+        "I accepted an offer from Bolha! I'll be lead product designer, I start on 3 June"
+    )
+    assert facts == {("supersede", "Maya", "works_at", "Bolha", "2025-06-03"),
+                     ("supersede", "Maya", "job_title", "lead product designer", "2025-06-03")}  # fmt: skip

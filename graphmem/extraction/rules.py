@@ -253,6 +253,23 @@ def without_aside(predicate: str, value: str | None) -> str | None:
     return cut or value
 
 
+_NEW_JOB = ("works_at", "job_title")
+
+
+def _date_the_new_job(x: Turn) -> None:
+    """ "I accepted an offer from Bolha! I'll be lead designer, I start on 3 February":
+    the employer and the title of one new job start on the day the turn gives for it."""
+    dated = [d for d in x.drafts if d.predicate in _NEW_JOB and d.op != "retract" and d.time_text
+             and d.valid_from > x.ts and d.subject == x.me]  # fmt: skip
+    if len(dated) != 1:
+        return
+    start = dated[0]
+    for d in x.drafts:
+        if (d.predicate in _NEW_JOB and d.predicate != start.predicate and d.subject == x.me
+                and d.op == "supersede" and d.time_text is None and d.valid_from == x.ts):  # fmt: skip
+            d.valid_from, d.time_text = start.valid_from, start.time_text
+
+
 class RuleExtractor:
     """Deterministic, offline extraction of facts people state about themselves and others.
 
@@ -363,6 +380,7 @@ class RuleExtractor:
     def _finish(self, x: Turn) -> list[CandidateFact]:
         """The turn's drafts as candidate facts; remember them for later corrections."""
         episode, out = x.episode, []
+        _date_the_new_job(x)
         for d in x.drafts:
             if d.predicate not in _PREDICATES or (
                 d.object and (contains_secret(d.object) or BLANK in d.object)
