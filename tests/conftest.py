@@ -14,6 +14,7 @@ fails the run if anything is left there at the end.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from collections.abc import Callable, Iterator
 
@@ -144,3 +145,25 @@ def memory_factory(request, tmp_path) -> Iterator[MemoryFactory]:
 @pytest.fixture
 def memory(memory_factory) -> Memory:
     return memory_factory()
+
+
+@pytest.fixture
+def chat_memory(tmp_path) -> Iterator[Callable[..., Memory]]:
+    """``chat_memory((timestamp, text), ..., embedder=...)``: an embedded memory that has
+    loaded those user turns (speaker "user") as a chat log."""
+    opened: list[Memory] = []
+
+    def load(*turns: tuple[str, str], embedder=None) -> Memory:
+        log = tmp_path / f"chat{len(opened)}.jsonl"
+        log.write_text("".join(
+            json.dumps({"timestamp": ts, "speaker": "user", "role": "user", "text": text}) + "\n"
+            for ts, text in turns
+        ))  # fmt: skip
+        memory = Memory.open(tmp_path / f"memory{len(opened)}.db", embedder=embedder)
+        opened.append(memory)
+        memory.load(log)
+        return memory
+
+    yield load
+    for memory in opened:
+        memory.close()

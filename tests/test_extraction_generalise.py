@@ -464,8 +464,6 @@ def test_a_last_day_still_ahead_is_the_next_such_date():
 
 
 def test_a_new_jobs_employer_and_title_start_on_the_day_the_turn_gives():
-    facts = _facts(
-        "I accepted an offer from Bolha! I'll be lead product designer from 3 June"
-    )
+    facts = _facts("I accepted an offer from Bolha! I'll be lead product designer from 3 June")
     assert facts == {("supersede", "Maya", "works_at", "Bolha", "2025-06-03"),
                      ("supersede", "Maya", "job_title", "lead product designer", "2025-06-03")}  # fmt: skip

@@ -4,11 +4,8 @@ Runs the real embedding model (the frame classifier reads the later turn)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from graphmem import Memory
 from graphmem.retrieval.embedder import default_embedder
 
 EARLY = ("2024-01-08T09:00:00Z", "I work at Acme as an engineer.")
@@ -22,19 +19,8 @@ def embedder():
     return default_embedder()
 
 
-def memory_of(tmp_path, embedder, *turns) -> Memory:
-    log = tmp_path / "chat.jsonl"
-    log.write_text("".join(
-        json.dumps({"timestamp": ts, "speaker": "user", "role": "user", "text": text}) + "\n"
-        for ts, text in turns
-    ))  # fmt: skip
-    memory = Memory.open(tmp_path / "memory.db", embedder=embedder)
-    memory.load(log)
-    return memory
-
-
-def test_a_later_unread_turn_on_the_topic_makes_the_answer_unknown(tmp_path, embedder):
-    memory = memory_of(tmp_path, embedder, EARLY, LATER)
+def test_a_later_unread_turn_on_the_topic_makes_the_answer_unknown(chat_memory, embedder):
+    memory = chat_memory(EARLY, LATER, embedder=embedder)
     assert [f.object for f in memory.facts("user", "works_at")] == ["Acme"]  # Globex unread
 
     answer = memory.ask("Where do I work now?", reference="2024-06-01")
@@ -43,28 +29,28 @@ def test_a_later_unread_turn_on_the_topic_makes_the_answer_unknown(tmp_path, emb
     assert "Acme" in answer.answer and "Handed in my notice" in answer.answer
 
 
-def test_a_later_turn_on_another_topic_changes_nothing(tmp_path, embedder):
-    memory = memory_of(tmp_path, embedder, EARLY, SMALL_TALK)
+def test_a_later_turn_on_another_topic_changes_nothing(chat_memory, embedder):
+    memory = chat_memory(EARLY, SMALL_TALK, embedder=embedder)
     answer = memory.ask("Where do I work now?", reference="2024-06-01")
     assert answer.known and [v.value for v in answer.values] == ["Acme"]
 
 
-def test_a_question_asked_before_the_later_turn_is_answered(tmp_path, embedder):
-    memory = memory_of(tmp_path, embedder, EARLY, LATER)
+def test_a_question_asked_before_the_later_turn_is_answered(chat_memory, embedder):
+    memory = chat_memory(EARLY, LATER, embedder=embedder)
     answer = memory.ask("Where do I work now?", reference="2024-03-01")
     assert answer.known and [v.value for v in answer.values] == ["Acme"]
 
 
-def test_without_an_embedding_model_there_is_no_check(tmp_path):
-    memory = memory_of(tmp_path, None, EARLY, LATER)
+def test_without_an_embedding_model_there_is_no_check(chat_memory):
+    memory = chat_memory(EARLY, LATER)
     assert memory.ask("Where do I work now?", reference="2024-06-01").known
 
 
 READ_LATER = ("2024-09-02T09:00:00Z", "I work at Initech now.")
 
 
-def test_an_unread_turn_in_a_timelines_window_makes_the_timeline_unknown(tmp_path, embedder):
-    memory = memory_of(tmp_path, embedder, EARLY, LATER, READ_LATER)
+def test_an_unread_turn_in_a_timelines_window_makes_the_timeline_unknown(chat_memory, embedder):
+    memory = chat_memory(EARLY, LATER, READ_LATER, embedder=embedder)
     assert [f.object for f in memory.facts("user", "works_at")] == ["Initech"]
 
     timeline = memory.ask("All the companies I've worked for, in order?", reference="2024-10-01")
@@ -79,10 +65,10 @@ EARLY_HOBBY = ("2024-01-08T09:00:00Z", "My weekends are all about bouldering the
 LATER_HOBBY = ("2024-05-02T09:00:00Z", "I took up pottery last month.")
 
 
-def test_a_set_is_unknown_when_an_earlier_unread_turn_named_another_member(tmp_path, embedder):
+def test_a_set_is_unknown_when_an_earlier_unread_turn_named_another_member(chat_memory, embedder):
     # bouldering was said before pottery was written: a current set answer of
     # "pottery" alone would be incomplete, so it is not given as the answer
-    memory = memory_of(tmp_path, embedder, EARLY_HOBBY, LATER_HOBBY)
+    memory = chat_memory(EARLY_HOBBY, LATER_HOBBY, embedder=embedder)
     assert [f.object for f in memory.facts("user", "hobby")] == ["pottery"]
 
     answer = memory.ask("What are my hobbies now?", reference="2024-06-01")
