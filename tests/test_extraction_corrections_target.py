@@ -4,7 +4,7 @@ A correction that names the wrong value ("..., not Initech") fixes the fact whos
 recorded value that is, whatever was said last; one whose wrong value is on record for
 nothing, while the last fact has another value, corrects nothing (a guess would put the
 right value on the wrong fact). A "he" or "she" is only someone named in this turn or the
-one before it.
+one before it, or someone the turn announces it is about ("Rafa news!! she ...").
 """
 
 from __future__ import annotations
@@ -202,3 +202,9 @@ def test_a_deadline_without_a_project_name_is_the_project_on_record_named_in_the
     *_, moved = _read("I'm working on Nimbus now.",
                       "Nimbus got pushed back. The go-live deadline is now June 2nd.")  # fmt: skip
     assert moved == {("supersede", "Nimbus", "deadline", "2025-06-02", None)}
+
+
+def test_a_turn_that_announces_whom_it_is_about_gives_the_pronoun_its_person():
+    (news,) = _read("Rafa news!! she left Tangerina and got a job at Loomi.")
+    assert news == {("retract", "Rafa", "works_at", "Tangerina", None),
+                    ("supersede", "Rafa", "works_at", "Loomi", None)}  # fmt: skip

@@ -67,7 +67,7 @@ from graphmem.extraction.corrections import (
 )
 from graphmem.extraction.frames import FrameReader
 from graphmem.extraction.guards import blocked, mutes_sentence, speaks_as_system
-from graphmem.extraction.patterns import SUBJ
+from graphmem.extraction.patterns import PERSON, SUBJ
 from graphmem.extraction.secrets import contains_secret
 from graphmem.extraction.truecase import truecase
 from graphmem.extraction.turn import Draft, SpeakerMemory, Turn
@@ -253,6 +253,11 @@ def without_aside(predicate: str, value: str | None) -> str | None:
     return cut or value
 
 
+# a turn or sentence that announces whom it is about: "Rafa news!!", "Update on Rafa:"
+_TOPIC_PERSON = re.compile(
+    rf"(?:^|(?<=[.!?\n])\s*)(?:(?i:update\s+on|news\s+about|news\s+on)\s+(?P<a>{PERSON})"
+    rf"|(?P<b>{PERSON})\s+(?i:news|update|updates))\b"
+)
 _NEW_JOB = ("works_at", "job_title")
 
 
@@ -305,6 +310,8 @@ class RuleExtractor:
             return []
         text = _readable_part(mask(truecase(episode.text[:MAX_READ])))
         x = Turn(episode, self._memory_for(episode.scope, episode.speaker), not bot, text)
+        for m in _TOPIC_PERSON.finditer(text):  # "Rafa news!! she left ...": she is Rafa
+            x.memory.named(m.group("a") or m.group("b"), None)
         times = find_time_expressions(text, episode.timestamp)
         pending, muted = None, -1
         unread: list[Clause] = []  # clauses for the frame reader, with what the rules found
