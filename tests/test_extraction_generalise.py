@@ -467,3 +467,11 @@ def test_a_new_jobs_employer_and_title_start_on_the_day_the_turn_gives():
     facts = _facts("I accepted an offer from Bolha! I'll be lead product designer from 3 June")
     assert facts == {("supersede", "Maya", "works_at", "Bolha", "2025-06-03"),
                      ("supersede", "Maya", "job_title", "lead product designer", "2025-06-03")}  # fmt: skip
+
+
+def test_an_employer_that_hired_the_speaker_starts_on_the_day_the_turn_gives():
+    assert _facts("I got the job at Nuvemar! I start on 4 September.") == {
+        ("supersede", "Maya", "works_at", "Nuvemar", "2025-09-04")}  # fmt: skip
+    assert {f[:4] for f in _facts("Nuvemar hired me!")} == {
+        ("supersede", "Maya", "works_at", "Nuvemar")}  # fmt: skip
+    assert _facts("The agency hired me.") == set()

@@ -15,6 +15,7 @@ from graphmem.extraction.clauses import Clause
 from graphmem.extraction.gazetteer import is_place
 from graphmem.extraction.lexicon import HOBBY_GAMES, JOB_NOUNS, PLACES
 from graphmem.extraction.objects import (
+    NAME_STOPWORDS,
     clean,
     entity,
     named_head,
@@ -33,6 +34,7 @@ from graphmem.extraction.timing import (
     time_in,
     verb_form,
 )
+from graphmem.extraction.truecase import is_common_word
 from graphmem.extraction.turn import Draft, Turn, emit
 
 _WORK_FORMS = {r"worked|interned": "past"}
@@ -176,6 +178,23 @@ def new_job(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     out = emit(x, c, m, _employer(found[2]), [found[2]], "change", subject=x.me,
                obj_span=found[:2])  # fmt: skip
     return out + _title_after(x, c, m, found[1], "change") if out else out
+
+
+# "Nuvemar offered me the job", "Globex hired me", "Acme took me on": the employer first
+HIRED_ME = pattern(
+    r"(?P<org>(?-i:[A-Z][\w&'’.\-]*)(?:\s+(?-i:[A-Z][\w&'’.\-]*)){0,3})\s+(?:(?i:just|finally|actually)\s+)?"
+    r"(?i:offered\s+me\s+(?:the|a)\s+(?:job|position|role)|hired\s+me|took\s+me\s+on)\b"
+)
+
+
+def hired_me(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    words = clean(m.group("org")).split()
+    while words and (words[0].lower() in NAME_STOPWORDS or is_common_word(words[0])):
+        words.pop(0)  # "Luckily Acme took me on": the sentence's first word is no name
+    org = " ".join(words)
+    if not x.me or not org:
+        return []
+    return emit(x, c, m, _employer(org), [org], "change", subject=x.me, obj_span=m.span("org"))
 
 
 EMPLOYER = pattern(

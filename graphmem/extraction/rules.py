@@ -157,6 +157,7 @@ RULES: tuple[Rule, ...] = (
     Rule("still_at", facts_work.STILL_AT, facts_work.still_at),
     Rule("join", facts_work.JOIN, facts_work.join),
     Rule("new_job", facts_work.NEW_JOB, facts_work.new_job),
+    Rule("hired_me", facts_work.HIRED_ME, facts_work.hired_me),
     Rule("employer", facts_work.EMPLOYER, facts_work.employer),
     Rule("job_title", facts_work.JOB_TITLE, facts_work.job_title),
     Rule("title_is", facts_work.TITLE_IS, facts_work.title_is),
@@ -259,20 +260,27 @@ _TOPIC_PERSON = re.compile(
     rf"|(?P<b>{PERSON})\s+(?i:news|update|updates))\b"
 )
 _NEW_JOB = ("works_at", "job_title")
+_START_DAY = re.compile(r"\b(?:I|i)\s+(?:start|begin)(?:\s+(?:there|work|the\s+job))?\s+")
 
 
 def _date_the_new_job(x: Turn) -> None:
     """ "I accepted an offer from Bolha! I'll be lead designer, I start on 3 February":
     the employer and the title of one new job start on the day the turn gives for it."""
-    dated = [d for d in x.drafts if d.predicate in _NEW_JOB and d.op != "retract" and d.time_text
+    dated = [(d.predicate, d.valid_from, d.time_text) for d in x.drafts
+             if d.predicate in _NEW_JOB and d.op != "retract" and d.time_text
              and d.valid_from > x.ts and d.subject == x.me]  # fmt: skip
+    said = _START_DAY.search(x.text)
+    if not dated and said:  # "I got the job at Nuvemar! I start on 4 September."
+        ahead = [t for t in find_time_expressions(x.text, x.ts, prefer="future")
+                 if t.span[0] == said.end() and t.interval.start > x.ts]  # fmt: skip
+        dated = [("", ahead[0].interval.start, ahead[0].text)] if ahead else []
     if len(dated) != 1:
         return
-    start = dated[0]
+    predicate, start, text = dated[0]
     for d in x.drafts:
-        if (d.predicate in _NEW_JOB and d.predicate != start.predicate and d.subject == x.me
+        if (d.predicate in _NEW_JOB and d.predicate != predicate and d.subject == x.me
                 and d.op == "supersede" and d.time_text is None and d.valid_from == x.ts):  # fmt: skip
-            d.valid_from, d.time_text = start.valid_from, start.time_text
+            d.valid_from, d.time_text = start, text
 
 
 class RuleExtractor:
