@@ -447,6 +447,9 @@ def test_not_b_corrects_nothing_when_b_was_never_said():
         ("Divya is pharmacist at Shoppers Drug Mart.",
          {("assert", "Divya", "job_title", "pharmacist"), ("assert", "Divya", "works_at", "Shoppers Drug Mart")}),
         ("She was happy at Google.", set()),
+        # close family called by the role alone, "my" dropped
+        ("brother's moved to Perth", {("assert", "Maya", "sibling", "Maya's brother"),
+                                      ("supersede", "Maya's brother", "lives_in", "Perth")}),
         # what follows "seeing" is not always a partner
         ("i'm seeing a therapist now lol", set()),
     ],

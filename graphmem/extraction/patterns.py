@@ -65,7 +65,8 @@ SUBJ = (
     rf"(?P<who>{FIRST}|{POSS}\s+{REL}(?:\s*,?\s+{PERSON}\b,?)?|{PERSON}\s*,\s+{POSS}\s+{REL}\s*,"
     rf"|{_NOT_AFTER_PREPOSITION}(?<![\w'’]){PERSON}(?:(?![\w'’])|{_IS_CONTRACTED})|\b(?i:he|she)\b|\b(?i:we)(?=['’]|\s|ve\b)"
     # chat calls a parent by the role, in lower case too: "mum lives in lahti"
-    rf"|(?<![\w'’])(?:[Mm]um|[Mm]om|[Mm]am|[Dd]ad|[Nn]an|[Gg]ran|[Gg]randma|[Gg]randpa|[Nn]ana)(?=\s+{_ROLE_VERB}|"
+    rf"|(?<![\w'’])(?:[Mm]um|[Mm]om|[Mm]am|[Dd]ad|[Nn]an|[Gg]ran|[Gg]randma|[Gg]randpa|[Nn]ana|"
+    rf"[Ss]is|[Bb]ro|[Ss]ister|[Bb]rother|[Mm]issus|[Hh]ubby|[Ww]ife|[Hh]usband)(?=\s+{_ROLE_VERB}|"
     r"['’]s\s+(?i:in|at|a|an|now|moved|been|still|just)\b))"
 )
 AUX_PHRASES = (

@@ -120,7 +120,11 @@ class Subject:
 
 
 # Relatives a speaker calls by the role alone, as a name ("Mum", "Dad", "Grandma")
-_CALLED_BY_ROLE = frozenset({"mother", "father", "grandmother", "grandfather"})
+# chat calls close family by the role alone, "my" dropped: "sis got engaged", "brother's
+# moved to Perth", "missus works at the hospital"
+_CALLED_BY_ROLE = frozenset(
+    {"mother", "father", "grandmother", "grandfather", "sister", "brother", "wife", "husband"}
+)
 
 
 class Turn:
