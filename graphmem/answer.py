@@ -249,7 +249,7 @@ def _functional(memory: Memory, predicate: str | None) -> bool:
 def _began_with_change(rows: list[Fact], first: AnswerValue, window: Interval | None) -> bool:
     """Whether a history's first value was told as a change ("moved to Leeds") and nothing
     before it is on record: a value came before it, so the history is missing its start."""
-    if window is not None and first.valid_from < window.start:
+    if window is not None and not window.contains(first.valid_from):
         return False  # the window starts inside the first value: nothing earlier is asked
     fact = next((f for f in rows if f.fact_id == first.fact_ids[0]), None)
     return fact is not None and fact.provenance.change

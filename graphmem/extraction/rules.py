@@ -266,20 +266,21 @@ _START_DAY = re.compile(r"\b(?:I|i)\s+(?:start|begin)(?:\s+(?:there|work|the\s+j
 def _date_the_new_job(x: Turn) -> None:
     """ "I accepted an offer from Bolha! I'll be lead designer, I start on 3 February":
     the employer and the title of one new job start on the day the turn gives for it."""
+    ahead = [t for t in find_time_expressions(x.text, x.ts, prefer="future")
+             if t.interval.start > x.ts]  # fmt: skip
     dated = [(d.predicate, d.valid_from, d.time_text) for d in x.drafts
-             if d.predicate in _NEW_JOB and d.op != "retract" and d.time_text
-             and d.valid_from > x.ts and d.subject == x.me]  # fmt: skip
+             if d.predicate in _NEW_JOB and d.op != "retract" and d.subject == x.me
+             and d.time_text in {t.text for t in ahead}]  # fmt: skip
     said = _START_DAY.search(x.text)
     if not dated and said:  # "I got the job at Nuvemar! I start on 4 September."
-        ahead = [t for t in find_time_expressions(x.text, x.ts, prefer="future")
-                 if t.span[0] == said.end() and t.interval.start > x.ts]  # fmt: skip
-        dated = [("", ahead[0].interval.start, ahead[0].text)] if ahead else []
+        on = [t for t in ahead if t.span[0] == said.end()]
+        dated = [("", on[0].interval.start, on[0].text)] if on else []
     if len(dated) != 1:
         return
     predicate, start, text = dated[0]
-    for d in x.drafts:
+    for d in x.drafts:  # undated, so starting at the turn
         if (d.predicate in _NEW_JOB and d.predicate != predicate and d.subject == x.me
-                and d.op == "supersede" and d.time_text is None and d.valid_from == x.ts):  # fmt: skip
+                and d.op == "supersede" and d.time_text is None):  # fmt: skip
             d.valid_from, d.time_text = start, text
 
 
