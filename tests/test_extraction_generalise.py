@@ -478,3 +478,8 @@ def test_an_employer_that_hired_the_speaker_starts_on_the_day_the_turn_gives():
     assert {f[:4] for f in _facts("Nuvemar hired me!")} == {
         ("supersede", "Maya", "works_at", "Nuvemar")}  # fmt: skip
     assert _facts("The agency hired me.") == set()
+
+
+def test_a_name_typed_in_lower_case_is_a_name_but_a_plain_word_is_not():
+    assert {f[:4] for f in _facts("my name is ana btw")} == {("assert", "Maya", "name", "Ana")}
+    assert "name" not in {f[2] for f in _facts("Got the flat! My name is on the lease now.")}

@@ -28,6 +28,7 @@ from graphmem.extraction.objects import (
 )
 from graphmem.extraction.patterns import alternation, pattern
 from graphmem.extraction.timing import BE_AUX, aspect_of, time_in
+from graphmem.extraction.truecase import is_common_word
 from graphmem.extraction.turn import Draft, Turn, emit
 
 _LANGUAGE = re.compile(rf"(?i){alternation(LANGUAGES)}")
@@ -69,9 +70,12 @@ IM_NAME = pattern(r"^(?i:I['’]m|I\s+am|this\s+is|my\s+name['’]s)\s+(?P<obj><
 
 def name(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     """ "my name is Ana", "I changed my name to Ana", "people call me Ana", "I go by Ana"."""
-    value = title_if_lower(m.group("obj") or m.groupdict().get("obj2"))
+    said = m.group("obj") or m.groupdict().get("obj2")
+    value = title_if_lower(said)
     if value.lower() in NAME_STOPWORDS or value.lower() in DIETS:
         return None
+    if said.islower() and is_common_word(said):
+        return None  # "my name is on the lease": a word, not a name
     aspect = "change" if re.search(r"(?i)changed|new", m.group(0)) else "state"
     return emit(x, c, m, "name", [value], aspect, who="I")
 
