@@ -483,3 +483,22 @@ def test_an_employer_that_hired_the_speaker_starts_on_the_day_the_turn_gives():
 def test_a_name_typed_in_lower_case_is_a_name_but_a_plain_word_is_not():
     assert {f[:4] for f in _facts("my name is ana btw")} == {("assert", "Maya", "name", "Ana")}
     assert "name" not in {f[2] for f in _facts("Got the flat! My name is on the lease now.")}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Signing the lease Monday and we moving in September 1st",
+        "We close December 19th and we moving in Saturday January 17th",
+    ],
+)
+def test_a_time_phrase_is_never_a_place(text):
+    assert not {f for f in _facts(text) if f[2] == "lives_in"}
+
+
+def test_a_name_stops_before_a_date_written_in_numbers():
+    got = {f[3] for f in _facts("I started at Capital Chess Centre on 3.09, very good team")}
+    assert got == {"Capital Chess Centre"}
+    assert ("assert", "Maya", "works_at", "Bank of America", "2025-03-12") in _facts(
+        "I work at Bank of America"
+    )

@@ -125,7 +125,8 @@ def take_entity(text: str, pos: int, limit: int, *, lowercase_ok: bool = True):
             tokens.append(match.group())
             cursor = end = match.end()
             continue
-        conn = re.match(r"([\w&]+)\s+(?=[A-Z0-9])", text[word_at:limit])
+        # "Bank of England", but not "Capital Chess Centre on 3.09": no name part is a number
+        conn = re.match(r"([\w&]+)\s+(?=[A-Z])", text[word_at:limit])
         if tokens and conn and conn.group(1) in _CONNECTORS:
             cursor = word_at + len(conn.group(1))
             continue
@@ -286,9 +287,11 @@ def parse_day_month(text: str) -> str | None:
 def object_end(c: Clause, pos: int) -> int:
     """Where an object starting at ``pos`` must stop: the next time phrase or clause end."""
     for te in c.times:
-        lo, _ = c.relative(te)
+        lo, hi = c.relative(te)
         if lo >= pos:
             return lo
+        if pos < hi:  # "moving in September 1st": the object would start inside the time
+            return pos
     return len(c.s)
 
 
