@@ -502,3 +502,22 @@ def test_a_name_stops_before_a_date_written_in_numbers():
     assert ("assert", "Maya", "works_at", "Bank of America", "2025-03-12") in _facts(
         "I work at Bank of America"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My brother Ray is great. hes a nurse at St Marys now", ("Ray", "job_title", "nurse")),
+        ("My sister Ana is lovely. shes living in Porto these days", ("Ana", "lives_in", "Porto")),
+    ],
+)
+def test_hes_and_shes_typed_without_the_apostrophe_are_he_and_she(text, expected):
+    assert expected in {f[1:4] for f in _facts(text)}
+
+
+def test_the_mistaken_value_ends_where_a_new_clause_starts():
+    episode = Episode(scope="s", session="a", turn=0, speaker="Maya", role="user",
+                      text="wait no, I live in Leeds not York lol I'm hopeless",
+                      timestamp="2025-03-12T10:00:00Z")  # fmt: skip
+    (fact,) = [f for f in RuleExtractor().extract(episode) if f.predicate == "lives_in"]
+    assert (fact.object, fact.wrong_object) == ("Leeds", "York")

@@ -224,7 +224,9 @@ _SURE_CORRECTION = re.compile(
 )
 _WEAK_CORRECTION = re.compile(r"^(?i:actually|in\s+fact|rather)\b[,:]?\s*")
 _TRAILING_NOT = re.compile(
-    r"(?P<comma>,)?(?<!\s)\s*+(?:(?i:and|but)\s+)?(?i:not)\s+(?P<wrong>[^,;]+?)\s*[.!]?$"
+    r"(?P<comma>,)?(?<!\s)\s*+(?:(?i:and|but)\s+)?(?i:not)\s+(?P<wrong>[^,;]+?)"
+    # "not a doctor i always mix it up": the wrong value ends where a new clause starts
+    r"(?:\s+(?:i|I|we|lol|haha|lmao)\b[^,;]*)?\s*[.!]?$"
 )
 _NO_LONGER = re.compile(r"(?i)\b(?:anymore|any\s+more|any\s+longer|now|these\s+days)\s*\W*$")
 _CORRECTION_ONLY = re.compile(

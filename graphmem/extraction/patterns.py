@@ -63,7 +63,7 @@ _IS_CONTRACTED = (
 )
 SUBJ = (
     rf"(?P<who>{FIRST}|{POSS}\s+{REL}(?:\s*,?\s+{PERSON}\b,?)?|{PERSON}\s*,\s+{POSS}\s+{REL}\s*,"
-    rf"|{_NOT_AFTER_PREPOSITION}(?<![\w'’]){PERSON}(?:(?![\w'’])|{_IS_CONTRACTED})|\b(?i:he|she)\b|\b(?i:we)(?=['’]|\s|ve\b)"
+    rf"|{_NOT_AFTER_PREPOSITION}(?<![\w'’]){PERSON}(?:(?![\w'’])|{_IS_CONTRACTED})|\b(?i:he|she)(?:\b|(?=s\b))|\b(?i:we)(?=['’]|\s|ve\b)"
     # chat calls a parent by the role, in lower case too: "mum lives in lahti"
     rf"|(?<![\w'’])(?:[Mm]um|[Mm]om|[Mm]am|[Dd]ad|[Nn]an|[Gg]ran|[Gg]randma|[Gg]randpa|[Nn]ana|"
     rf"[Ss]is|[Bb]ro|[Ss]ister|[Bb]rother|[Mm]issus|[Hh]ubby|[Ww]ife|[Hh]usband)(?=\s+{_ROLE_VERB}|"
@@ -155,7 +155,7 @@ AUX_PHRASES = (
     "proudly",
 )
 AUX = (
-    r"(?:\s*(?:['’](?:m|s|ve|ll|re|d))\b|(?<=\b[Ii])(?:m|ve)\b|(?<=\b[Ww]e)ve\b|\s+(?i:"
+    r"(?:\s*(?:['’](?:m|s|ve|ll|re|d))\b|(?<=\b[Ii])(?:m|ve)\b|(?<=\b[Hh]e)s\b|(?<=\b[Ss]he)s\b|(?<=\b[Ww]e)ve\b|\s+(?i:"
     + alternation_words(AUX_PHRASES)
     + r")\b)*"
 )

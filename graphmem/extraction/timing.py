@@ -75,7 +75,7 @@ _AS_OF = re.compile(r"(?i)\b(?:as\s+of|effective|with\s+effect\s+from)\s*$")
 _NOW = re.compile(r"(?i)(?<!right\s)\bnow\b(?!\s+and\s+then)")
 _FUTURE_AUX = re.compile(r"(?i)\b(?:will|shall|going\s+to|gonna)\b|['’]ll\b")
 PERFECT_AUX = re.compile(r"(?i)\b(?:have|has)\b|(?:['’]|^)ve\b")
-BE_AUX = re.compile(r"(?i)\b(?:am|is|are|was|were|be|been)\b|['’](?:m|s|re)\b|^m\b")
+BE_AUX = re.compile(r"(?i)\b(?:am|is|are|was|were|be|been)\b|['’](?:m|s|re)\b|^[ms]\b")
 PAST_AUX = re.compile(r"(?i)\b(?:was|were|had)\b")
 
 
