@@ -211,13 +211,13 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
         t0 = time.perf_counter()
         table.vectors.build()
         out["hnsw_build_s"] = time.perf_counter() - t0
-        out["hnsw"] = table.vectors.graph_built
+        out["hnsw"] = table.vectors.ann_built
         out["rss_bytes"] = rss_bytes()
         out["rss_store_bytes"] = rss_bytes() - rss_model
         out["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         out["rss_start_bytes"] = rss0
         out["index_bytes"] = table.nbytes
-        out["hnsw_bytes"] = table.vectors.hnsw_nbytes
+        out["hnsw_bytes"] = table.vectors.ann_nbytes
 
         reference = to_instant(day(4200))
         plan = queries(n // 8, n_queries)
@@ -372,7 +372,7 @@ def reopen(path: str, n_queries: int) -> dict:
     out["rss_bytes"] = rss_bytes()
     out["rss_store_bytes"] = rss_bytes() - rss_model
     out["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    out["graph_loaded"] = mem.backend._tables["facts"].vectors.graph_built
+    out["graph_loaded"] = mem.backend._tables["facts"].vectors.ann_built
     mem.close()
     return out
 

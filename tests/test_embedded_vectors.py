@@ -1,8 +1,8 @@
 """The embedded store's vectors persist beside its database file, and SQLite stays the truth.
 
 A reopened store reads its vectors from ``<db>.vectors.*`` (mapped float32 at rowid
-positions) and its HNSW graph from where it was saved, instead of re-reading every
-vector and rebuilding the graph; a crash between SQLite's commit and the files, files
+positions) and its ANN index from where it was saved, instead of re-reading every
+vector and rebuilding the index; a crash between SQLite's commit and the files, files
 from another database, a lost file or an erase the files missed are detected by the
 stamp and repaired from SQLite; an erased vector is gone from the files too.
 """
@@ -168,7 +168,7 @@ def test_a_store_in_memory_writes_no_vector_files(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
-# -- the vector index and its saved graph -----------------------------------------------------
+# -- the vector index and its saved ANN index -----------------------------------------------------
 
 
 def clustered(n: int, dims: int = 32, seed: int = 1) -> np.ndarray:
@@ -184,16 +184,16 @@ def exact_top(vectors: np.ndarray, q: np.ndarray, allowed: np.ndarray, k: int) -
     return set(positions[np.argsort(-scores)[:k]].tolist())
 
 
-def test_the_graph_is_saved_and_reopened_and_grows_by_what_is_new(tmp_path, monkeypatch):
-    monkeypatch.setattr(vector_index, "EXACT_LIMIT", 10)  # the graph answers from 10 allowed
+def test_the_ann_index_is_saved_and_reopened_and_grows_by_what_is_new(tmp_path, monkeypatch):
+    monkeypatch.setattr(vector_index, "EXACT_LIMIT", 10)  # the ANN index answers from 10 allowed
     base = str(tmp_path / "t")
     vectors = clustered(2_000)
-    index = VectorIndex(32, hnsw_min_size=100, path=base)
+    index = VectorIndex(32, ann_min_size=100, path=base)
     index.add(list(range(1_900)), vectors[:1_900])
     index.build()
-    index.persist(graph=True)
+    index.persist(with_ann=True)
 
-    again = VectorIndex(32, hnsw_min_size=100, path=base)
+    again = VectorIndex(32, ann_min_size=100, path=base)
     again.add(list(range(1_900, 2_000)), vectors[1_900:])
     allowed = np.random.default_rng(2).random(2_000) < 0.5
     recall = []
@@ -201,31 +201,72 @@ def test_the_graph_is_saved_and_reopened_and_grows_by_what_is_new(tmp_path, monk
         found = {p for p, _ in again.search(q, 10, allowed)}
         assert all(allowed[p] for p in found)
         recall.append(len(found & exact_top(vectors, q, allowed, 10)) / 10)
-    assert again._ann.index.ntotal == 2_000, "loaded (1,900 nodes) and grown by the 100 new"
+    assert len(again._ann) == 2_000, "loaded (1,900 entries) and grown by the 100 new"
     assert np.mean(recall) >= 0.95
 
 
-def test_an_erased_position_leaves_no_code_in_the_saved_graph(tmp_path, monkeypatch):
+def test_an_erased_position_leaves_no_code_in_the_saved_index(tmp_path, monkeypatch):
     import faiss
 
     monkeypatch.setattr(vector_index, "EXACT_LIMIT", 10)
     base = str(tmp_path / "t")
     vectors = clustered(500)
-    index = VectorIndex(32, hnsw_min_size=100, path=base)
+    index = VectorIndex(32, ann_min_size=100, path=base)
     index.add(list(range(500)), vectors)
     index.build()
-    index.persist(graph=True)
-    storage = faiss.downcast_index(index._ann.index.storage)
-    codes = faiss.vector_to_array(storage.codes).reshape(-1, storage.code_size)
-    erased = codes[index._ann.node_of[7]].tobytes()
+    index.persist(with_ann=True)
+    ivf = index._ann.index
+    cell = int(ivf.quantizer.search(vectors[7:8], 1)[1][0][0])
+    lists = ivf.invlists
+    ids = faiss.rev_swig_ptr(lists.get_ids(cell), lists.list_size(cell))
+    codes = faiss.rev_swig_ptr(lists.get_codes(cell), lists.list_size(cell) * lists.code_size)
+    at = int(np.flatnonzero(ids == 7)[0])
+    erased = codes[at * lists.code_size : (at + 1) * lists.code_size].tobytes()
     assert erased in (tmp_path / "t.ann.faiss").read_bytes()
 
     index.remove([7])
     index.persist()
     assert erased not in (tmp_path / "t.ann.faiss").read_bytes()
     assert vectors[7].tobytes() not in (tmp_path / "t.f32").read_bytes()
-    reopened = VectorIndex(32, hnsw_min_size=100, path=base)
+    reopened = VectorIndex(32, ann_min_size=100, path=base)
     assert 7 not in {p for p, _ in reopened.search(vectors[7], 10)}
+
+
+def test_an_index_grown_fourfold_is_rebuilt_with_cells_for_its_size(tmp_path, monkeypatch):
+    monkeypatch.setattr(vector_index, "EXACT_LIMIT", 10)
+    vectors = clustered(8_000)
+    index = VectorIndex(32, ann_min_size=100, path=str(tmp_path / "t"))
+    index.add(list(range(1_000)), vectors[:1_000])
+    index.build()
+    first = index._ann.cells
+    index.add(list(range(1_000, 2_000)), vectors[1_000:2_000])
+    index.build()
+    assert index._ann.cells == first, "twice the size: new vectors are filed in the old cells"
+    index.add(list(range(2_000, 8_000)), vectors[2_000:])
+    index.build()
+    assert index._ann.cells > first and len(index._ann) == 8_000
+    q = clustered(1, seed=9)[0]
+    found = {
+        p for p, _ in index.search(q, 10, np.ones(8_000, dtype=bool) & (np.arange(8_000) % 2 == 0))
+    }
+    assert found and all(p % 2 == 0 for p in found)
+
+
+def test_an_hnsw_graph_saved_by_an_older_version_is_replaced_by_an_index(tmp_path, monkeypatch):
+    import faiss
+
+    monkeypatch.setattr(vector_index, "EXACT_LIMIT", 10)
+    base = str(tmp_path / "t")
+    vectors = clustered(500)
+    old = faiss.IndexHNSWFlat(32, 16, faiss.METRIC_INNER_PRODUCT)
+    old.add(vectors)
+    faiss.write_index(old, base + ".ann.faiss")
+    (tmp_path / "t.ann.labels").write_bytes(np.arange(500, dtype=np.int64).tobytes())
+    index = VectorIndex(32, ann_min_size=100, path=base)
+    index.add(list(range(500)), vectors)
+    assert 3 in {p for p, _ in index.search(vectors[3], 5, np.ones(500, dtype=bool))}
+    index.persist(with_ann=True)
+    assert isinstance(faiss.read_index(base + ".ann.faiss"), faiss.IndexIVFScalarQuantizer)
 
 
 def test_an_erase_by_another_process_is_scrubbed_from_the_owners_vector_files(tmp_path):
@@ -245,10 +286,10 @@ def test_an_erase_by_another_process_is_scrubbed_from_the_owners_vector_files(tm
     owner.close()
 
 
-def test_a_large_graph_build_is_saved_at_once_without_waiting_for_close(tmp_path):
+def test_a_large_index_build_is_saved_at_once_without_waiting_for_close(tmp_path):
     base = str(tmp_path / "t")
-    index = VectorIndex(32, hnsw_min_size=100, path=base)
+    index = VectorIndex(32, ann_min_size=100, path=base)
     index.add(list(range(1_500)), clustered(1_500))
     index.build()  # never persisted, as if the process ended here
-    again = VectorIndex(32, hnsw_min_size=100, path=base)
-    assert again._load_graph() is not None and again._ann.index.ntotal == 1_500
+    again = VectorIndex(32, ann_min_size=100, path=base)
+    assert again._load_index() is not None and len(again._ann) == 1_500

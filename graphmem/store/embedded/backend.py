@@ -253,12 +253,12 @@ class EmbeddedBackend:
         if wrote or seen_before != self._seen:
             self._stamp_vectors()
 
-    def _stamp_vectors(self, *, graph: bool = False) -> None:
+    def _stamp_vectors(self, *, with_ann: bool = False) -> None:
         if not self._sidecar.owned:
             return
         for index in self._vectors.values():
-            if self._sync or graph:
-                index.persist(graph=graph)
+            if self._sync or with_ann:
+                index.persist(with_ann=with_ann)
         tables = {t: {"dims": i.dimensions, "count": len(i)} for t, i in self._vectors.items()}
         self._sidecar.write_stamp(
             {"token": self._vectors_token, "epoch": self._vectors_epoch,
@@ -376,7 +376,7 @@ class EmbeddedBackend:
         self._search_seen = self._seen
         size = sum(len(t) for t in self._tables.values())
         if added > max(size // 10, 1_000):
-            # Save a large build at once, not only at close (as the HNSW graph is).
+            # Save a large build at once, not only at close (as the ANN index is).
             self._save_tables()
         return self._tables
 
@@ -667,7 +667,7 @@ class EmbeddedBackend:
 
     def _erase_vectors(self, positions: dict[str, list[int]]) -> None:
         """After an erase commits: zero the erased entries' vectors, in memory and in the
-        vector files, and their codes in the HNSW graph and its saved file. (A crash
+        vector files, and their codes in the ANN index and its saved file. (A crash
         before this leaves the files stamped with the old erase epoch: the next open
         scrubs them and starts again from SQLite, so nothing erased survives.)"""
         for target, index in self._vectors.items():
@@ -993,7 +993,7 @@ class EmbeddedBackend:
         return problems
 
     def close(self) -> None:
-        """Save the HNSW graph beside the database (when it changed) and close."""
+        """Save the ANN index beside the database (when it changed) and close."""
         with self._lock:
             with contextlib.suppress(sqlite3.ProgrammingError):  # closed already
                 if self._sidecar.owned:
@@ -1003,7 +1003,7 @@ class EmbeddedBackend:
                     tables = self._search_ready()
                     if any(t.dirty for t in tables.values()):
                         self._save_tables()  # (stamps the vectors too)
-                    self._stamp_vectors(graph=True)
+                    self._stamp_vectors(with_ann=True)
             self._sidecar.close()
             self._db.close()
 

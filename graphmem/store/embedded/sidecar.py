@@ -2,8 +2,8 @@
 the truth.
 
 SQLite holds the truth; the ``<db>.vectors.*`` files beside it are a cache of it (each search table's
-vectors at their rows' rowids, and the saved HNSW graph) that spares a reopened store
-re-reading every vector and rebuilding the graph. Its ``stamp.json`` names the change
+vectors at their rows' rowids, and the saved ANN index) that spares a reopened store
+re-reading every vector and rebuilding that index. Its ``stamp.json`` names the change
 counter up to which the files are complete, the erase epoch they reflect, a token
 shared with the database's ``meta`` table (so another database at the same path is not
 mistaken for this one) and, per table, how many vectors the files hold. A stamp that

@@ -3,14 +3,15 @@
 Entries live at positions chosen by the caller (``SearchTable``: the row's or turn's
 SQLite rowid), which passes a boolean mask of the positions a query may see (its
 scope and time mode). When few entries pass, the search is exact over exactly those
-(a matrix product); when many pass and the index is large, an HNSW graph (faiss, see
-``ann.py``) is walked with the mask as its filter, so filtered-out entries are never
-candidates, and its best candidates are re-scored exactly. Vectors are unit length, so
+(a matrix product); when many pass and the index is large, an inverted file of
+k-means cells (faiss IVF over int8 codes, see ``ann.py``) is scanned with the mask as its
+filter, so filtered-out entries are never candidates, and its best candidates are
+re-scored exactly. Vectors are unit length, so
 inner product is cosine similarity.
 
 With a ``path`` the vectors live in a mapped float32 file (``vector_file.py``) and the
-graph is saved beside it (``persist``), so a reopened store neither re-reads every
-vector from SQLite nor rebuilds the graph: it adds to the graph what is new.
+ANN index is saved beside it (``persist``), so a reopened store neither re-reads every
+vector from SQLite nor rebuilds the index: it adds to the index what is new.
 
 >>> import numpy as np
 >>> index = VectorIndex(3)
@@ -21,7 +22,6 @@ vector from SQLite nor rebuilds the graph: it adds to the graph what is new.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Sequence
 
@@ -31,22 +31,22 @@ from graphmem.store.embedded import ann
 from graphmem.store.embedded.vector_file import VectorFile
 
 EXACT_LIMIT = 20_000  # up to this many allowed entries an exact scan is fast (~5 ms) and exact
-HNSW_MIN_SIZE = 50_000  # the HNSW graph is built once the index holds this many entries
-RERANK = 4  # the graph is asked for RERANK x k candidates, re-scored exactly (int8 codes)
+ANN_MIN_SIZE = 50_000  # the ANN index is built once this many entries are held
+RERANK = 4  # the ANN index is asked for RERANK x k candidates, re-scored exactly
 
 
 class VectorIndex:
     def __init__(
-        self, dimensions: int, *, hnsw_min_size: int = HNSW_MIN_SIZE, path: str | None = None
+        self, dimensions: int, *, ann_min_size: int = ANN_MIN_SIZE, path: str | None = None
     ):
         self.dimensions = dimensions
         self.path = path
         self._file = VectorFile(path, dimensions)
-        self._ann: ann.AnnGraph | None = None
-        self._ann_tried = False  # a saved graph was looked for
-        self._written: set[int] = set()  # positions written since the graph last saw them
+        self._ann: ann.AnnIndex | None = None
+        self._ann_tried = False  # a saved index was looked for
+        self._written: set[int] = set()  # positions written since the index saw them
         self._erased_since_save = False
-        self._hnsw_min_size = hnsw_min_size
+        self._ann_min_size = ann_min_size
 
     def __len__(self) -> int:
         return int(self._file.has[: self._file.size].sum())
@@ -71,15 +71,15 @@ class VectorIndex:
 
     def remove(self, positions: Sequence[int]) -> None:
         """Erase entries: never returned again, their vectors zeroed in memory and in the
-        file, and their codes in the graph (the saved one too, at ``persist``)."""
+        file, and their codes in the ANN index (the saved one too, at ``persist``)."""
         gone = [int(p) for p in positions if self.has(int(p))]
         if not gone:
             return
         self._file.erase(gone)
         self._written.difference_update(gone)
-        graph = self._load_graph()
-        if graph is not None:
-            graph.remove(gone)
+        index = self._load_index()
+        if index is not None:
+            index.remove(gone)
         self._erased_since_save = True
 
     def search(
@@ -96,7 +96,7 @@ class VectorIndex:
         count = int(mask.sum())
         if count == 0:
             return []
-        if count <= EXACT_LIMIT or n < self._hnsw_min_size:
+        if count <= EXACT_LIMIT or n < self._ann_min_size:
             if count > n // 2:  # most allowed: one product over all beats gathering rows
                 scores = self._file.vectors[:n] @ query
                 positions = np.flatnonzero(mask)
@@ -117,60 +117,57 @@ class VectorIndex:
     def _approximate(
         self, query: np.ndarray, k: int, mask: np.ndarray, share: float
     ) -> list[tuple[int, float]]:
-        graph = self._ensure_graph()
-        # The filter hides (1 - share) of what the graph walk meets: widen the beam a
-        # little when most entries are filtered out.
-        fetch = RERANK * k
-        ef = int(min(max(ann.EF_SEARCH, 2 * fetch) / math.sqrt(max(share, 0.01)), 2000))
-        found, _ = graph.search(query, fetch, mask, ef=ef)
-        found = found[mask[found]]  # a position given a new vector keeps one live node
+        found, _ = self._ensure_index().search(query, RERANK * k, mask, share=share)
         if not len(found):
             return self._exact(query, k, np.flatnonzero(mask))
         return self._exact(query, k, np.sort(found))
 
-    def _load_graph(self) -> ann.AnnGraph | None:
+    def _load_index(self) -> ann.AnnIndex | None:
         if self._ann is None and not self._ann_tried and self.path is not None:
             self._ann_tried = True
             if os.path.exists(self.path + ".ann.faiss"):
-                self._ann = ann.AnnGraph.load(self.path + ".ann", self.dimensions)
+                self._ann = ann.AnnIndex.load(self.path + ".ann", self.dimensions)
         return self._ann
 
-    def _ensure_graph(self) -> ann.AnnGraph:
-        graph = self._load_graph()
+    def _ensure_index(self) -> ann.AnnIndex:
+        index = self._load_index()
         n = self._file.size
-        has = self._file.has[:n]
-        if graph is None:
-            graph = self._ann = ann.AnnGraph(self.dimensions)
-            fresh = np.flatnonzero(has)
-        else:  # what the graph lacks: new positions, and those written since it saw them
+        held = np.flatnonzero(self._file.has[:n])
+        if index is None or index.outgrown(len(held)):
+            # Cells trained on what is held now (a first build, or one grown fourfold).
+            index = self._ann = ann.AnnIndex.build(
+                self.dimensions, held, np.asarray(self._file.vectors[held])
+            )
+            fresh = held
+        else:  # what the index lacks: new positions, and those written since it saw them
             covered = np.zeros(n, dtype=bool)
-            live = graph.labels[(graph.labels >= 0) & (graph.labels < n)]
-            covered[live] = True
-            stale = [p for p in self._written if p in graph.node_of and p < n]
-            fresh = np.union1d(np.flatnonzero(has & ~covered), np.asarray(stale, dtype=np.int64))
-        for start in range(0, len(fresh), 50_000):
-            part = fresh[start : start + 50_000]
-            graph.add(part.tolist(), np.asarray(self._file.vectors[part]))
+            covered[: min(n, len(index.present))] = index.present[:n]
+            stale = [p for p in self._written if p < n and covered[p]]
+            fresh = np.union1d(np.flatnonzero(self._file.has[:n] & ~covered),
+                               np.asarray(stale, dtype=np.int64))  # fmt: skip
+            for start in range(0, len(fresh), 50_000):
+                part = fresh[start : start + 50_000]
+                index.add(part, np.asarray(self._file.vectors[part]))
         self._written.clear()
-        if self.path is not None and len(fresh) > max(len(graph) // 10, 1_000):
+        if self.path is not None and len(fresh) > max(len(index) // 10, 1_000):
             # Save a large build at once, not only at close: a process that never closes
             # the store (killed, or a script that just ends) must not leave it to rebuild.
-            graph.save(self.path + ".ann", scrub_old=self._erased_since_save)
+            index.save(self.path + ".ann", scrub_old=self._erased_since_save)
             self._erased_since_save = False
-        return graph
+        return index
 
     def build(self) -> None:
-        """Build the HNSW graph now (otherwise the first large filtered query does)."""
-        if self._file.size >= self._hnsw_min_size:
-            self._ensure_graph()
+        """Build the ANN index now (otherwise the first large filtered query does)."""
+        if self._file.size >= self._ann_min_size:
+            self._ensure_index()
 
-    def persist(self, *, graph: bool = False) -> None:
-        """Flush the vectors to their file; with ``graph``, save the graph too (when it
-        changed), overwriting erased codes in the old file first."""
+    def persist(self, *, with_ann: bool = False) -> None:
+        """Flush the vectors to their file; with ``with_ann``, save the ANN index too (when
+        it changed), overwriting erased codes in the old file first."""
         self._file.flush()
         if self.path is None:
             return
-        if self._erased_since_save or (graph and self._ann is not None and self._ann.dirty):
+        if self._erased_since_save or (with_ann and self._ann is not None and self._ann.dirty):
             if self._ann is not None:
                 self._ann.save(self.path + ".ann", scrub_old=self._erased_since_save)
             self._erased_since_save = False
@@ -186,10 +183,10 @@ class VectorIndex:
         return self._file.nbytes
 
     @property
-    def hnsw_nbytes(self) -> int:
-        """Memory the HNSW graph holds (int8 codes, links, labels)."""
+    def ann_nbytes(self) -> int:
+        """Memory the ANN index holds (int8 codes, ids, centroids)."""
         return self._ann.nbytes if self._ann is not None else 0
 
     @property
-    def graph_built(self) -> bool:
+    def ann_built(self) -> bool:
         return self._ann is not None
