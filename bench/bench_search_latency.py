@@ -22,7 +22,7 @@ a question window ("in 2016"), ``known_at``. The baseline, in the same run on th
 same queries, is a brute-force numpy scan: embed the query, build the same mask, score
 every allowed vector with one matrix product, take the top 10. Printed: p50/p95 per
 mode and overall, the ratio to the scan, recall@10 of the vector index against the
-exact scan, the HNSW build time, RSS and index bytes.
+exact scan, the ANN index build time, RSS and index bytes.
 """
 
 from __future__ import annotations
@@ -200,7 +200,7 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
         out["rows"] = stats["rows"]
         out["file_bytes"] = stats["bytes"]
         # The embedded store fills its search indexes lazily, at the first search; the
-        # HNSW graph is built at the first large query. Both are timed here, apart.
+        # ANN index is built at the first large query. Both are timed here, apart.
         backend = mem.backend
         t0 = time.perf_counter()
         with backend._lock:
@@ -210,14 +210,14 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
         table = backend._tables["facts"]  # the embedded store's search table (internal)
         t0 = time.perf_counter()
         table.vectors.build()
-        out["hnsw_build_s"] = time.perf_counter() - t0
-        out["hnsw"] = table.vectors.ann_built
+        out["ann_build_s"] = time.perf_counter() - t0
+        out["ann"] = table.vectors.ann_built
         out["rss_bytes"] = rss_bytes()
         out["rss_store_bytes"] = rss_bytes() - rss_model
         out["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         out["rss_start_bytes"] = rss0
         out["index_bytes"] = table.nbytes
-        out["hnsw_bytes"] = table.vectors.ann_nbytes
+        out["ann_bytes"] = table.vectors.ann_nbytes
 
         reference = to_instant(day(4200))
         plan = queries(n // 8, n_queries)
@@ -316,7 +316,7 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
             embedder.embed([text + "  "])
         out["embed_ms"] = (time.perf_counter() - t0) / min(50, len(plan)) * 1000
         t0 = time.perf_counter()
-        mem.close()  # saves the HNSW graph beside the database
+        mem.close()  # saves the ANN index beside the database
         out["close_s"] = time.perf_counter() - t0
         out["vector_file_bytes"] = sum(
             os.path.getsize(os.path.join(folder, f))
@@ -343,7 +343,7 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
 
 def reopen(path: str, n_queries: int) -> dict:
     """Open a written store again and search it: open time, the first search (which
-    fills the keyword index and loads the saved HNSW graph), RSS, latency."""
+    fills the keyword index and loads the saved ANN index), RSS, latency."""
     from graphmem import Memory
     from graphmem.retrieval.embedder import default_embedder
     from graphmem.time.instant import to_instant
@@ -398,19 +398,19 @@ def report(results: list[dict]) -> None:
           "Memory.apply with embeddings given")  # fmt: skip
     print("e2e = with query embedding (model runs); index = same search, query vector cached;")
     print("scan = brute-force numpy: same mask, one matrix product over every allowed vector\n")
-    print(f"{'facts':>9} {'write s':>7} {'hnsw s':>6} | {'e2e p50':>7} {'p95':>6} | "
+    print(f"{'facts':>9} {'write s':>7} {'ann s':>6} | {'e2e p50':>7} {'p95':>6} | "
           f"{'scan e2e p50':>12} {'p95':>6} | {'ratio p50':>9} {'p95':>5} | {'index p50':>9} "
           f"{'p95':>6} | {'scan p50':>8} {'p95':>6} | {'ratio p50':>9} {'p95':>5} | "
-          f"{'recall@10':>9} | {'RSS MiB':>7} {'index MiB':>9} {'hnsw MiB':>8}")  # fmt: skip
+          f"{'recall@10':>9} | {'RSS MiB':>7} {'index MiB':>9} {'ann MiB':>8}")  # fmt: skip
     for r in results:
         print(
-            f"{r['facts']:>9,} {r['write_s']:>7.0f} {r['hnsw_build_s']:>6.0f} | "
+            f"{r['facts']:>9,} {r['write_s']:>7.0f} {r['ann_build_s']:>6.0f} | "
             f"{r['e2e_50']:>7.1f} {r['e2e_95']:>6.1f} | {r['scan_e2e_50']:>12.1f} "
             f"{r['scan_e2e_95']:>6.1f} | {r['e2e_50'] / r['scan_e2e_50']:>9.2f} "
             f"{r['e2e_95'] / r['scan_e2e_95']:>5.2f} | {r['index_50']:>9.1f} {r['index_95']:>6.1f} | "
             f"{r['scan_50']:>8.1f} {r['scan_95']:>6.1f} | {r['index_50'] / r['scan_50']:>9.2f} "
             f"{r['index_95'] / r['scan_95']:>5.2f} | {r['vector_recall@10']:>9.3f} | "
-            f"{r['rss_bytes'] * mb:>7.0f} {r['index_bytes'] * mb:>9.0f} {r['hnsw_bytes'] * mb:>8.0f}"
+            f"{r['rss_bytes'] * mb:>7.0f} {r['index_bytes'] * mb:>9.0f} {r['ann_bytes'] * mb:>8.0f}"
         )
     print("\nper mode, ms (e2e p50/p95 | index p50/p95 | scan p50/p95):")
     for r in results:
@@ -419,7 +419,7 @@ def report(results: list[dict]) -> None:
                   f"{v['index_50']:6.1f} /{v['index_95']:6.1f} | {v['scan_50']:6.1f} /"
                   f"{v['scan_95']:6.1f}")  # fmt: skip
     print("\nwrite and reopen (the reopened store in a fresh process; first search = keyword "
-          "index filled + saved HNSW graph loaded):")  # fmt: skip
+          "index filled + saved ANN index loaded):")  # fmt: skip
     print(f"{'facts':>9} {'facts/s':>8} {'close s':>7} {'vector files MiB':>16} | {'open s':>6} "
           f"{'RSS open MiB':>12} {'first search s':>14} {'e2e p50':>7} {'p95':>6} "
           f"{'RSS searching MiB':>17} {'peak MiB':>8} {'graph':>6}")  # fmt: skip
@@ -434,7 +434,7 @@ def report(results: list[dict]) -> None:
     for r in results:
         print(
             f"  {r['facts']:>9,}: {r['rows']:,} rows; mask allows {r['allowed_share']:.0%} of rows "
-            f"on average; HNSW {'built' if r['hnsw'] else 'not built (exact scans)'} (used when "
+            f"on average; ANN index {'built' if r['ann'] else 'not built (exact scans)'} (used when "
             f"more than {r['exact_limit']:,} entries are allowed); query embedding alone "
             f"{r['embed_ms']:.1f} ms; vector index top-10 mean similarity / exact top-10's "
             f"{r['similarity_ratio']:.4f}; RSS of the store {r['rss_store_bytes'] * mb:.0f} MiB "
@@ -510,7 +510,7 @@ def main() -> None:
         results.append(json.loads(lines[-1][len("RESULT ") :]))
         r = results[-1]
         print(f"  done in {time.perf_counter() - started:.0f} s: write {r['write_s']:.0f} s, "
-              f"HNSW build {r['hnsw_build_s']:.0f} s, e2e p50 {r['e2e_50']:.1f} ms, "
+              f"ANN build {r['ann_build_s']:.0f} s, e2e p50 {r['e2e_50']:.1f} ms, "
               f"p95 {r['e2e_95']:.1f} ms", flush=True)  # fmt: skip
     report(results)
 

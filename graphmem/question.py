@@ -248,7 +248,7 @@ def read_question(
         # relation itself is what is asked about (one value at a time, so it is answerable)
         relation = _RELATION_PREDICATE.get(relative_word(kin.group(1)) or "")
         predicate = relation if relation in ("manager", "partner") else None
-    if _ADVICE.search(low):
+    if _ADVICE.search(low) or (predicate == "manager" and _MANAGED_BY.search(main)):
         predicate = None
     timeless = _without_times(main, reference, tz)
     subject, unknown = _subject(timeless, timeless.lower(), owner, predicate, known_names, facts_of)
@@ -418,6 +418,16 @@ def _plural(low: str) -> bool:
 
 
 # Asking for advice or an opinion is not asking for a stored fact.
+# Who reports to someone, not to whom they report: the manager key read backwards, which
+# the store does not answer by subject ("who reports to me?", "who does Ana manage?").
+_MANAGED_BY = re.compile(
+    r"(?i:\b(?:reports?|reporting|answers?|answering)\s+(?:directly\s+)?to\s+)(?:(?i:me|him|her|us)\b|"
+    r"(?!(?:In|At|On|Now|The|This|That|When|Before|After|Since|During|Back|Last|Until)\b)[A-Z]\w+)|(?i:\bwho\s+(?:do|does|did)\s+\w+\s+(?:manage|supervise|line[- ]manage)\b)|"
+    r"(?i:\b(?:work(?:s|ing)?|are|is)\s+under\s+)(?:(?i:me|him|her)\b|[A-Z]\w+)|"
+    r"(?i:\b(?:my|his|her|\w+'s)\s+(?:direct\s+)?reports\b|\bwho(?:'s|\s+is|\s+are)\s+on\s+"
+    r"(?:my|his|her)\s+team\b)"
+)
+
 _ADVICE = re.compile(
     r"\b(?:should i|reckon i should|do you think i|would you (?:recommend|suggest|pick|choose)|"
     r"what do you think|can you recommend|"
@@ -558,7 +568,7 @@ _WHEN_VERB = re.compile(
     r"get|got|adopt(?:ed)?|go|went|become|became|being|give up|gave up|stop(?:ped)? (?:being|reporting to|seeing|dating)?|"
     r"take up|took up|pick(?:ed)? up|switch(?:ed)? to|swap(?:ped)? to|split (?:with|from)|"
     r"break up with|broke up with|lose|lost|retire[ds]? from|last (?:day|shift) (?:at|with)|"
-    r"live[ds]? in|work(?:ed)? (?:at|for)|been (?:at|with|in))\s+(?:at |with |to |from |for )?"
+    r"live[ds]? in|work(?:ed)? (?:at|for)|been (?:at|with|in)|been)\s+(?:at |with |to |from |for )?"
 )
 
 

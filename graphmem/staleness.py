@@ -32,6 +32,16 @@ _FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we
 
 
 @cache
+def _relatives() -> re.Pattern:
+    """ "my brother (Long)", "our neighbour": a first-person word that only says whose
+    relative the clause is about ("My brother moved to Seattle" is not the owner's move)."""
+    from graphmem.extraction.lexicon import RELATIVE_WORDS
+
+    words = "|".join(sorted((re.escape(w) for w in RELATIVE_WORDS), key=len, reverse=True))
+    return re.compile(rf"(?i)\b(?:my|our)\s+(?:\w+\s+)?(?:{words})(?:s|es)?(?:['’]s)?\b")
+
+
+@cache
 def _reader(embedder):
     from graphmem.extraction.frames import FrameReader
 
@@ -82,6 +92,6 @@ def unread_turn(
 
 def _about(clause: str, owner: bool, names: list[str]) -> bool:
     if owner:
-        return bool(_FIRST_PERSON.search(clause))
+        return bool(_FIRST_PERSON.search(_relatives().sub(" ", clause)))
     words = f" {normalise_name(clause)} "
     return any(f" {n} " in words for n in names)

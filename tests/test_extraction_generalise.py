@@ -521,3 +521,60 @@ def test_the_mistaken_value_ends_where_a_new_clause_starts():
                       timestamp="2025-03-12T10:00:00Z")  # fmt: skip
     (fact,) = [f for f in RuleExtractor().extract(episode) if f.predicate == "lives_in"]
     assert (fact.object, fact.wrong_object) == ("Leeds", "York")
+
+
+def _turns(*texts: str) -> list[set[tuple]]:
+    """Each turn's facts, one extractor reading the turns in order (as a load does)."""
+    extractor, out = RuleExtractor(), []
+    for i, text in enumerate(texts):
+        episode = Episode(scope="s", session="a", turn=i, speaker="Maya", role="user",
+                          text=text, timestamp="2025-03-12T10:00:00Z")  # fmt: skip
+        out.append({(f.op, f.subject, f.predicate, f.object) for f in extractor.extract(episode)})
+    return out
+
+
+def test_a_value_named_by_part_of_the_one_on_record_is_that_one():
+    bought, cracked = _turns("I bought a Galaxy S24 on Monday.", "my Galaxy is so fast")
+    assert ("supersede", "Maya", "phone", "Galaxy S24") in bought
+    assert cracked == {("assert", "Maya", "phone", "Galaxy S24")}, "not a new phone 'Galaxy'"
+
+
+def test_the_old_value_mentioned_beside_a_change_of_it_is_not_stated_again():
+    (facts,) = _turns("my Galaxy screen cracked when I fell off the bike\n"
+                      "so last week I switched to an iPhone 16, back to Apple")  # fmt: skip
+    assert {f for f in facts if f[2] == "phone"} == {("supersede", "Maya", "phone", "iPhone 16")}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a relative clause's value is the noun it hangs on, never "which"
+        ("I stood outside with a pint of Guinness, which is my drink and always was",
+         ("assert", "Maya", "favourite_drink", "Guinness")),
+        ("I watched Dune again, which is my favourite film",
+         ("assert", "Maya", "favourite_film", "Dune")),
+        # the kind of manager is part of the relation word
+        ("My district manager is Greg. He wants the rota by Friday.",
+         ("assert", "Maya", "manager", "Greg")),
+        # news that opens on a person makes them the "she" after it; a bare title before
+        # "now" or "since" is a title
+        ("Mariana got promoted, she's head nurse now in the neonatal unit",
+         ("supersede", "Mariana", "job_title", "head nurse")),
+        ("Ana called. She's clinical nurse manager on her ward since January.",
+         ("supersede", "Ana", "job_title", "clinical nurse manager")),
+        # a partner named just after "seeing someone"
+        ("I've been seeing someone. His name is David, we met in June.",
+         ("supersede", "Maya", "partner", "David")),
+        ("And, um, I'm seeing someone new. Khoa. We met at church.",
+         ("supersede", "Maya", "partner", "Khoa")),
+        # a deadline as a numeric day; the project that slipped is the one it is for
+        ("Linda put me on a project called Anticoag. Deadline is 03/31.",
+         ("assert", "Anticoag", "deadline", "2025-03-31")),
+        ("Work: Beacon got delayed. New deadline is 04/10.",
+         ("supersede", "Beacon", "deadline", "2025-04-10")),
+    ],
+)  # fmt: skip
+def test_values_found_where_they_hide(text, expected):
+    (facts,) = _turns(text)
+    assert expected in facts
+    assert not any(f[3] in ("which", "who") for f in facts)

@@ -158,3 +158,27 @@ def test_a_start_date_as_it_was_on_record_then_is_answered_from_that_belief(tmp_
         before = m.ask(asked.format("April 2025"), speaker="Maya", reference=ASKED, scope="s")
     assert then.known and then.at is not None and then.at.date().isoformat() == "2025-09-01"
     assert not before.known  # nothing was on record yet
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Who reports to me at work?", "who reports to Ana?", "who do I manage?",
+     "who works under me now?", "who are my direct reports?"],
+)  # fmt: skip
+def test_who_reports_to_someone_is_not_read_as_their_manager(question):
+    # the manager key read backwards: answering with the asker's own manager would be wrong
+    assert read_question(question, owner="Maya", reference=ASKED).predicate is None
+
+
+@pytest.mark.parametrize(
+    ("question", "predicate"),
+    [("who do I report to at the moment?", "manager"), ("Who does Ana report to now?", "manager"),
+     ("who was I reporting to In March?", "manager")],
+)  # fmt: skip
+def test_whom_someone_reports_to_is_still_their_manager(question, predicate):
+    assert read_question(question, owner="Maya", reference=ASKED).predicate == predicate
+
+
+def test_since_when_have_i_been_x_asks_when_x_began():
+    reading = read_question("Since when have I been vegan?", owner="Maya", reference=ASKED)
+    assert (reading.predicate, reading.mode, reading.object) == ("diet", "when", "vegan")

@@ -75,3 +75,12 @@ def test_a_set_is_unknown_when_an_earlier_unread_turn_named_another_member(chat_
 
     assert not answer.known
     assert "pottery" in answer.answer and "bouldering" in answer.answer
+
+
+def test_a_relatives_news_is_not_the_owners_unread_change(chat_memory, embedder):
+    # "my" only says whose brother moved: the owner's home is not in doubt
+    home = ("2024-01-08T09:00:00Z", "I live in Denver.")
+    brother = ("2024-05-02T09:00:00Z", "My brother moved to Seattle two weeks ago, he loves it.")
+    memory = chat_memory(home, brother, embedder=embedder)
+    answer = memory.ask("Where do I live now?", reference="2024-06-01")
+    assert answer.known and [v.value for v in answer.values] == ["Denver"]

@@ -278,6 +278,13 @@ def test_prefer_future(text, start, end, grain, kind):
     assert (e.interval.start, e.interval.end, e.grain, e.kind) == (t(start), t(end), grain, kind)
 
 
+def test_a_numeric_day_without_its_year_is_placed_like_any_yearless_day():
+    assert resolve_time("03/31", REF).interval.start == t("2024-03-31")  # past by default
+    assert resolve_time("05/20", REF, prefer="future").interval.start == t("2024-05-20")
+    assert resolve_time("31/03", REF).interval.start == t("2024-03-31")  # 31 is no month
+    assert resolve_time("04/10", REF, dayfirst=True).interval.start == t("2023-10-04")
+
+
 def test_dayfirst_option():
     assert resolve_time("03/06/2024", REF, dayfirst=True).interval.start == t("2024-06-03")
     assert resolve_time("03/13/2024", REF, dayfirst=True).interval.start == t("2024-03-13")
@@ -347,6 +354,10 @@ FIND_CASES = [
     ("I'll see you in two weeks' time.", ["in two weeks' time"]),
     ("It was 3 years ago yesterday.", ["3 years ago", "yesterday"]),
     ("what did you have on record on 3 June for my employer", ["on 3 June"]),
+    # a numeric day without its year: two digits each on their own, one digit after "on"...
+    ("Deadline is 03/31.", ["03/31"]),
+    ("it went live on 5/15", ["on 5/15"]),
+    ("I work 24/7 and rate it 10/10, add 1/2 cup, scored 21/25", []),
 ]
 
 

@@ -33,6 +33,7 @@ from graphmem.extraction.objects import (
     title_if_lower,
 )
 from graphmem.extraction.secrets import contains_secret
+from graphmem.extraction.truecase import needs_truecase
 from graphmem.extraction.turn import Draft, Turn
 from graphmem.predicates import PredicateRegistry
 from graphmem.time.instant import NEG_INF, POS_INF
@@ -186,6 +187,8 @@ def _object_only(x: Turn, c: Clause) -> list[Draft]:
         return []
     if not _fits(predicate, value):
         return []  # "..., sorry Python" after a phone: an aside, not a corrected phone
+    if _PREDICATES.get(predicate).object_type == "Person" and not _written_as_name(x, raw):
+        return []  # "that's my favourite drink now, sorry cà phê sữa đá": no person
     if same_value(value, x.memory.known.get(last)) and any(
         (d.subject, d.predicate) == last and not d.side for d in x.drafts
     ):
@@ -295,6 +298,16 @@ def _swapped(predicate: str, raw: str, wrong: str, known: str) -> str | None:
         whole = " ".join(w.title() if len(w) > 4 and w.isupper() else w for w in whole.split())
         return title_if_lower(whole)
     return whole
+
+
+def _written_as_name(x: Turn, raw: str) -> bool:
+    """Whether the speaker wrote ``raw`` with a capital, as a name (the text the rules
+    read is truecased; the episode's own text is not). A speaker who writes no capitals
+    writes every name in lower case."""
+    if needs_truecase(x.episode.text):
+        return True
+    found = re.search(rf"(?i)(?<![\w'’]){re.escape(raw.strip())}(?![\w'’])", x.episode.text)
+    return found is None or found.group()[:1].isupper()
 
 
 def _fits(predicate: str, value: str) -> bool:

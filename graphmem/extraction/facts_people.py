@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 
 from graphmem.extraction.clauses import Clause
-from graphmem.extraction.lexicon import PET_SPECIES, PLURAL_SPECIES, RELATIONS
+from graphmem.extraction.lexicon import NAME_STOPWORDS, PET_SPECIES, PLURAL_SPECIES, RELATIONS
 from graphmem.extraction.objects import names
-from graphmem.extraction.patterns import pattern, relation_word
+from graphmem.extraction.patterns import PERSON, pattern, relation_word
 from graphmem.extraction.timing import BE_AUX, aspect_of
 from graphmem.extraction.turn import Draft, Turn, emit
 
@@ -110,6 +110,29 @@ def partner(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         aspect = aspect_of(aux, "state")
     x.memory.people["partner"] = m.group("obj")
     return emit(x, c, m, "partner", [m.group("obj")], aspect)
+
+
+# "I've been seeing someone. His name is David", "I'm seeing someone new. Khoa.": the
+# partner is named just after the clause
+SEEING_SOMEONE = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:been\s+seeing|seeing|been\s+dating|dating|started\s+seeing|"
+    r"started\s+dating))\s+(?i:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))(?:\s+(?i:new))?"
+    r"\s*(?=[.!,:;…]|$)"
+)
+_NAMED_AFTER = re.compile(
+    r"\s*[.!,:;…]*\s*(?:(?:(?i:his|her|their)\s+name(?:['’]s|\s+is)|(?i:called|named|it['’]s))\s+)?"
+    rf"(?P<name>{PERSON})(?![\w'’])"
+)
+
+
+def seeing_someone(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """ "I'm seeing someone new. Khoa.": a new partner, named right after."""
+    after = _NAMED_AFTER.match(x.text, c.start + m.end())
+    if after is None or after.group("name").split()[0].lower() in NAME_STOPWORDS:
+        return []
+    name = after.group("name")
+    x.memory.people["partner"] = name
+    return emit(x, c, m, "partner", [name], "change")
 
 
 PARTNER_PAIR = pattern(

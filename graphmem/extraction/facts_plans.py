@@ -98,8 +98,11 @@ DEADLINE_BY = pattern(
 
 
 _PROJECT_MENTION = re.compile(
-    r"\b(?:(?i:on|onto|off|project|called|named|codenamed))\s+(?:(?i:the)\s+)?"
-    r"([A-Z][\w\-]+)(?![\w'’])(?!\s+(?i:project)\b)|\b([A-Z][\w\-]+)\s+(?i:project)\b"
+    r"\b(?:(?i:on|onto|off|project|called|named|codenamed))(?:\s+|(?<=(?i:project))\s*[:–—]\s*)"
+    r"(?:(?i:the)\s+)?([A-Z][\w\-]+)(?![\w'’])(?!\s+(?i:project)\b)|\b([A-Z][\w\-]+)\s+(?i:project)\b|"
+    # "Beacon got delayed. New deadline is ...": what slipped is the project
+    r"\b([A-Z][\w\-]+)\s+(?:(?i:got|has\s+been|have\s+been|was|is|just)\s+)?(?i:delayed|pushed|"
+    r"postponed|moved|slipped|bumped|brought\s+forward|pulled\s+forward|rescheduled)\b"
 )
 
 
@@ -127,7 +130,7 @@ def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         subject = _project_named_before(x, c.start + m.start())  # on record, named here
     if subject is None:  # "they've put me on Harbor, which is due 1 June": named just before
         before = list(_PROJECT_MENTION.finditer(x.text, 0, c.start + m.start()))
-        subject = (before[-1].group(1) or before[-1].group(2)) if before else None
+        subject = next((g for g in before[-1].groups() if g), None) if before else None
     if subject is None and x.memory.last is not None:
         last = x.memory.last
         subject = (

@@ -375,6 +375,9 @@ def favourite_value(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         value = _favourite_object(m.group("obj"))
         if value is None and re.fullmatch(r"(?i)\s*(?:it|that|this)\s*", m.group("obj")):
             value = _antecedent(x, c, predicate)
+        elif re.fullmatch(r"(?i)\s*(?:which|who|that)\s*", m.group("obj")):
+            # "a pint of Guinness, which is my drink": the value is the noun before it
+            value = _relative_head(c.s[: m.start()] or x.text[: c.start])
     else:
         if _VALUE_BEFORE.search(c.s[: m.start()]):
             return None  # "Go's my favourite language now, ...": the value came first
@@ -399,6 +402,32 @@ _FAV_END = re.compile(
 )
 
 
+def _relative_head(before: str) -> str | None:
+    """The noun a ", which ..." clause hangs on: the last run of capitalised words among
+    the last four before the comma ("a pint of Guinness", "Dune again"), else the last
+    word unless it is an adverb.
+
+    >>> _relative_head("with a pint of Guinness, "), _relative_head("I had my coffee,")
+    ('Guinness', 'coffee')
+    """
+    if not re.search(r",\s*$", before):
+        return None
+    tail = re.findall(r"[\w'’-]+", before)[-4:]
+    runs = re.findall(
+        r"(?:[A-Z][\w'’-]*\s)*[A-Z][\w'’-]*", " ".join(tail[1:] if len(tail) > 1 else tail)
+    )
+    if runs:
+        return runs[-1]
+    last = tail[-1] if tail else ""
+    if not last or last.lower() in _NOT_HEADS or last.lower().endswith("ly"):
+        return None
+    return last
+
+
+_NOT_HEADS = frozenset("again too today yesterday tonight now then there here it this that "
+                       "them him her me you us".split())  # fmt: skip
+
+
 def _antecedent(x: Turn, c: Clause, predicate: str) -> str | None:
     """What "it" is in "R has stolen my heart. It's my favourite language now": the last
     word of the predicate's closed class said earlier in the turn (only a class the
@@ -415,6 +444,10 @@ def _favourite_object(text: str) -> str | None:
     text = re.split(r"(?i)\b(?:and|but|so|because|honestly|tbh|ok|okay|well|like)\b", text)[-1]
     text = re.sub(r"(?i)^\s*(?:a|an|the|proper|good|real|some|i\s+think|think)\s+", "", text)
     text = text.strip(" '\"“”")
-    if not text or len(text.split()) > 5 or re.search(r"(?i)\b(?:i|you|it|this|that)\b", text):
+    if (
+        not text
+        or len(text.split()) > 5
+        or re.search(r"(?i)\b(?:i|you|it|this|that|which|who)\b", text)
+    ):
         return None
     return text

@@ -296,9 +296,11 @@ JOB_TITLE = pattern(
     # the longest run of words that ends in a job noun ("assistant manager", not "assistant")
     r"(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}<JOB>s?)\b(?![’']s)"
 )
-# "Karthik is senior software engineer at Shopify": no article, so only before an employer
+# "Karthik is senior software engineer at Shopify", "she's head nurse now": no article, so
+# only before an employer, a "now" or "since", or where the job is done
 TITLE_BARE_AT = pattern(
-    r"<SUBJ><AUX>\s+(?P<v>)(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}<JOB>)(?=\s+(?i:at|for|with)\s+[A-Z])"
+    r"<SUBJ><AUX>\s+(?P<v>)(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}<JOB>)(?=\s+(?i:at|for|with)\s+[A-Z]|"
+    r"\s+(?i:now|since|these\s+days|on\s+(?:his|her|their|the)\s+(?:ward|team|unit|floor)))"
 )
 WORK_AS = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:work|works|working|worked))\s+(?i:as)\s+(?:(?i:an?|the)\s+)"

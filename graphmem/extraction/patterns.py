@@ -40,7 +40,10 @@ def alternation_words(words) -> str:
 
 REL_MODIFIERS = (
     r"(?:(?:older|younger|little|big|baby|twin|new|best|eldest|oldest|youngest|elder|step|dear|"
-    r"lovely|current|actual|real|proper|official)\s+)*"
+    r"lovely|current|actual|real|proper|official|"
+    # "my district manager is Greg": the kind of manager
+    r"district|regional|area|store|branch|general|direct|immediate|department|shift|site|"
+    r"practice|office|clinic|unit|ward|duty|floor|night)\s+)*"
 )
 REL = rf"(?:{REL_MODIFIERS}(?i:{_REL_WORDS}|{_PET_WORDS}))"
 PET = rf"(?i:{_PET_WORDS})"

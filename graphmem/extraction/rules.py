@@ -67,6 +67,7 @@ from graphmem.extraction.corrections import (
 )
 from graphmem.extraction.frames import FrameReader
 from graphmem.extraction.guards import blocked, mutes_sentence, speaks_as_system
+from graphmem.extraction.lexicon import NAME_STOPWORDS
 from graphmem.extraction.patterns import PERSON, SUBJ
 from graphmem.extraction.secrets import contains_secret
 from graphmem.extraction.truecase import truecase
@@ -139,6 +140,7 @@ RULES: tuple[Rule, ...] = (
     Rule("breakup_bare", facts_people.BREAKUP_BARE, facts_people.breakup),
     Rule("owns_gone", facts_things.OWNS_GONE, facts_things.owns_gone),
     Rule("off_project", facts_work.OFF_PROJECT, facts_work.off_project),
+    Rule("seeing_someone", facts_people.SEEING_SOMEONE, facts_people.seeing_someone),
     Rule("partner", facts_people.PARTNER, facts_people.partner),
     Rule("poss_rel", facts_people.POSS_REL, facts_people.poss_relation),
     Rule("rel_is", facts_people.REL_IS, facts_people.relation),
@@ -259,6 +261,12 @@ _TOPIC_PERSON = re.compile(
     rf"(?:^|(?<=[.!?\n])\s*)(?:(?i:update\s+on|news\s+about|news\s+on)\s+(?P<a>{PERSON})"
     rf"|(?P<b>{PERSON})\s+(?i:news|update|updates))\b"
 )
+# "Mariana got promoted, she's head nurse now": news that opens on a person makes them
+# who a "she" or "he" after it is
+_NEWS_OF = re.compile(
+    rf"(?:^|(?<=[.!?\n,;])\s*)(?P<a>{PERSON})\s+(?:(?i:just|finally|has|had)\s+)?(?i:got|called|rang|"
+    r"phoned|texted|messaged|visited|came\s+(?:over|round|by)|dropped\s+by)\b"
+)
 _NEW_JOB = ("works_at", "job_title")
 _START_DAY = re.compile(r"\b(?:I|i)\s+(?:start|begin)(?:\s+(?:there|work|the\s+job))?\s+")
 
@@ -282,6 +290,23 @@ def _date_the_new_job(x: Turn) -> None:
         if (d.predicate in _NEW_JOB and d.predicate != predicate and d.subject == x.me
                 and d.op == "supersede" and d.time_text is None):  # fmt: skip
             d.valid_from, d.time_text = start, text
+
+
+def _as_known(value: str | None, known: str | None) -> str | None:
+    """A value stated in passing that is part of the one on record names that one: "my
+    Galaxy screen cracked" with a Galaxy S24 on record is the Galaxy S24, not a new phone.
+
+    >>> _as_known("Galaxy", "Galaxy S24"), _as_known("nurse", "head nurse"), _as_known("Leeds", "York")
+    ('Galaxy S24', 'head nurse', 'Leeds')
+    """
+    if not value or not known:
+        return value
+    part, whole = value.casefold().split(), known.casefold().split()
+    if 0 < len(part) < len(whole) and any(
+        whole[i : i + len(part)] == part for i in range(len(whole) - len(part) + 1)
+    ):
+        return known
+    return value
 
 
 class RuleExtractor:
@@ -321,6 +346,9 @@ class RuleExtractor:
         x = Turn(episode, self._memory_for(episode.scope, episode.speaker), not bot, text)
         for m in _TOPIC_PERSON.finditer(text):  # "Rafa news!! she left ...": she is Rafa
             x.memory.named(m.group("a") or m.group("b"), None)
+        for m in _NEWS_OF.finditer(text):
+            if m.group("a").lower() not in NAME_STOPWORDS:
+                x.memory.named(m.group("a"), None)
         times = find_time_expressions(text, episode.timestamp)
         pending, muted = None, -1
         unread: list[Clause] = []  # clauses for the frame reader, with what the rules found
@@ -397,15 +425,23 @@ class RuleExtractor:
         """The turn's drafts as candidate facts; remember them for later corrections."""
         episode, out = x.episode, []
         _date_the_new_job(x)
+        # A key this turn changes: another value of it stated plainly is the old one, as
+        # context ("my Galaxy screen cracked, so I switched to an iPhone 16").
+        changed = {(d.subject, d.predicate): d.object for d in x.drafts if d.op == "supersede"}
         for d in x.drafts:
             if d.predicate not in _PREDICATES or (
                 d.object and (contains_secret(d.object) or BLANK in d.object)
             ):
                 continue
+            new = changed.get((d.subject, d.predicate))
+            if d.op == "assert" and new and new.casefold() != (d.object or "").casefold():
+                continue
             d.object = without_aside(d.predicate, d.object)
             if not d.side:
                 x.memory.last = (d.subject, d.predicate)
             pred = _PREDICATES.get(d.predicate)
+            if d.op == "assert" and pred.functional:
+                d.object = _as_known(d.object, x.memory.known.get((d.subject, d.predicate)))
             if d.op != "retract" and d.object and (d.predicate == "works_on" or pred.functional):
                 x.memory.known[(d.subject, d.predicate)] = d.object
             if d.op != "retract" and d.object and not d.side:

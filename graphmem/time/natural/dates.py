@@ -111,6 +111,20 @@ def resolve_numeric_date(m: re.Match, ctx: Ctx) -> Period:
     return period_of(datetime(year, month, day), "day")
 
 
+def resolve_numeric_day(m: re.Match, ctx: Ctx) -> Period | None:
+    """ "Deadline is 03/31", "went live on 5/15": a numeric day without its year, placed
+    by the past/future rule; month first unless the first number cannot be a month (or
+    the locale reads day first). "24/7" and "10/10" are not days."""
+    if m.group(0) in ("24/7", "10/10"):
+        return None
+    a, b = int(m["a"]), int(m["b"])
+    if a > 12 or (ctx.dayfirst and b <= 12):
+        day, month = a, b
+    else:
+        month, day = a, b
+    return nearest(lambda y: period_of(datetime(y, month, day), "day"), ctx)
+
+
 def resolve_year(m: re.Match, ctx: Ctx) -> Period:
     return period_of(datetime(year_of(m["year"]), 1, 1), "year")
 

@@ -24,6 +24,7 @@ from graphmem.time.natural.dates import (
     resolve_month_rel_year,
     resolve_month_year,
     resolve_numeric_date,
+    resolve_numeric_day,
     resolve_quarter,
     resolve_rel_month,
     resolve_rel_season,
@@ -179,6 +180,9 @@ RULES: list[_Rule] = [
         r"(?P<a>\d{1,2})(?P<sep>[/.-])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|\d{2})",
         resolve_numeric_date,
     ),
+    # a day without its year: two digits each ("03/31") stand alone; "5/15" needs "on", "by"...
+    _rule(r"(?<![\d/.])(?P<a>\d{2})/(?P<b>\d{2})(?!/)", resolve_numeric_day),
+    _rule(r"(?<![\d/.])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?!/)", resolve_numeric_day, need="prep"),
     # years and decades
     _rule(
         r"(?P<y1>(?:1[89]|2[01])\d{2})\s*(?:[-–—]|to)\s*(?P<y2>(?:1[89]|2[01])\d{2}|\d{2})",
