@@ -122,7 +122,7 @@ def queries(n_people: int, count: int, seed: int = 5) -> list[tuple[str, dict]]:
     return out
 
 
-def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict:
+def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False, warm: int = 4) -> dict:
     from graphmem import CandidateFact, Memory
     from graphmem.model import text_owner
     from graphmem.retrieval.embedder import default_embedder
@@ -221,9 +221,8 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
 
         reference = to_instant(day(4200))
         plan = queries(n // 8, n_queries)
-        # Warm up code paths (not timed).
-        for text, _ in plan[:4]:
-            mem.search(text + " warm", k=10, scope=scope, reference=reference)
+        # Warm up code paths and (with ``--warm``) the mapped pages, with other questions.
+        _warm_up(mem, n // 8, warm, scope, reference)
         if gc_freeze:
             # Long-lived objects (a million rows) leave the collector's view, so a full
             # collection no longer walks them all (a server would do this after loading).
@@ -328,7 +327,7 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
         # Reopening, in a fresh process (its RSS is the reopened store's alone).
         proc = subprocess.run(
             [sys.executable, __file__, "--reopen", os.path.join(folder, "m.db"),
-             "--queries", str(min(n_queries, 100))],
+             "--queries", str(min(n_queries, 100)), "--warm", str(warm)],
             capture_output=True, text=True,
         )  # fmt: skip
         lines = [x for x in proc.stdout.splitlines() if x.startswith("REOPEN ")]
@@ -341,7 +340,14 @@ def run_one(n: int, n_queries: int, batch: int, gc_freeze: bool = False) -> dict
     return out
 
 
-def reopen(path: str, n_queries: int) -> dict:
+def _warm_up(mem, n_people: int, count: int, scope: str, reference) -> None:
+    """``count`` untimed searches of other questions (distinct texts, another seed)."""
+    for text, opts in queries(n_people, count, seed=17):
+        kwargs = {k: v for k, v in opts.items() if k != "mode"}
+        mem.search(text + " warm", k=10, scope=scope, reference=reference, **kwargs)
+
+
+def reopen(path: str, n_queries: int, warm: int = 4) -> dict:
     """Open a written store again and search it: open time, the first search (which
     fills the keyword index and loads the saved ANN index), RSS, latency."""
     from graphmem import Memory
@@ -361,6 +367,7 @@ def reopen(path: str, n_queries: int) -> dict:
     t0 = time.perf_counter()
     mem.search(plan[0][0] + " first", k=10, scope="bench", reference=reference)
     out["first_search_s"] = time.perf_counter() - t0
+    _warm_up(mem, int(mem.stats()["rows"]) // 8, warm, "bench", reference)
     lat = []
     for text, opts in plan:
         kwargs = {k: v for k, v in opts.items() if k != "mode"}
@@ -468,6 +475,11 @@ def main() -> None:
         "by side; GRAPHMEM_NEO4J_URI, --scopes tenants)",
     )  # fmt: skip
     parser.add_argument("--scopes", default="1,1000", help="with --backend neo4j")
+    parser.add_argument(
+        "--warm", type=int, default=4,
+        help="untimed searches of other questions before the timed ones (default 4: the code "
+        "paths; a few hundred also bring the mapped files' pages in, as a running server has)",
+    )  # fmt: skip
     parser.add_argument("--reopen", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.backend == "neo4j":  # kept apart: bench_neo4j.py owns the Neo4j side
@@ -481,14 +493,14 @@ def main() -> None:
         import torch
 
         torch.set_num_threads(max(1, args.torch_threads))
-        print("REOPEN " + json.dumps(reopen(args.reopen, args.queries)), flush=True)
+        print("REOPEN " + json.dumps(reopen(args.reopen, args.queries, args.warm)), flush=True)
         return
     if args.one is not None:
         if args.torch_threads:
             import torch
 
             torch.set_num_threads(args.torch_threads)
-        result = run_one(args.one, args.queries, args.batch, args.gc_freeze)
+        result = run_one(args.one, args.queries, args.batch, args.gc_freeze, args.warm)
         print("RESULT " + json.dumps(result), flush=True)
         return
     print(f"torch intra-op threads for query embedding: {args.torch_threads or 'default'}; "
@@ -499,7 +511,8 @@ def main() -> None:
         started = time.perf_counter()
         proc = subprocess.run(
             [sys.executable, __file__, "--one", str(size), "--queries", str(args.queries),
-             "--batch", str(args.batch), "--torch-threads", str(args.torch_threads)]
+             "--batch", str(args.batch), "--torch-threads", str(args.torch_threads),
+             "--warm", str(args.warm)]
             + (["--gc-freeze"] if args.gc_freeze else []),
             capture_output=True, text=True,
         )  # fmt: skip

@@ -33,12 +33,16 @@ _FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we
 
 @cache
 def _relatives() -> re.Pattern:
-    """ "my brother (Long)", "our neighbour": a first-person word that only says whose
-    relative the clause is about ("My brother moved to Seattle" is not the owner's move)."""
+    """ "My brother (Long) ...", "our neighbour ...": a clause that opens on a relative
+    is about them, its "my" only says whose ("My brother moved to Seattle" is not the
+    owner's move; "moved in with my boyfriend" still is)."""
     from graphmem.extraction.lexicon import RELATIVE_WORDS
 
     words = "|".join(sorted((re.escape(w) for w in RELATIVE_WORDS), key=len, reverse=True))
-    return re.compile(rf"(?i)\b(?:my|our)\s+(?:\w+\s+)?(?:{words})(?:s|es)?(?:['’]s)?\b")
+    return re.compile(
+        rf"(?i)^\W*(?:(?:and|so|also|plus|oh|btw|well|but)\W+)*(?:my|our)\s+(?:\w+\s+)?"
+        rf"(?:{words})(?:s|es)?(?:['’]s)?\b"
+    )
 
 
 @cache

@@ -84,3 +84,12 @@ def test_a_relatives_news_is_not_the_owners_unread_change(chat_memory, embedder)
     memory = chat_memory(home, brother, embedder=embedder)
     answer = memory.ask("Where do I live now?", reference="2024-06-01")
     assert answer.known and [v.value for v in answer.values] == ["Denver"]
+
+
+def test_a_move_with_a_relative_said_without_i_is_still_the_owners(chat_memory, embedder):
+    # "my" after the verb is not whose news it is: the owner moved (and it was not read)
+    home = ("2024-01-08T09:00:00Z", "I live in Denver.")
+    moved = ("2024-05-02T09:00:00Z", "Moved in with my boyfriend across town last month.")
+    memory = chat_memory(home, moved, embedder=embedder)
+    assert [f.object for f in memory.facts("user", "lives_in")] == ["Denver"]
+    assert not memory.ask("Where do I live now?", reference="2024-06-01").known
