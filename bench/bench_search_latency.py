@@ -1,7 +1,7 @@
 """Search latency on the embedded store at 10k / 100k / 1M facts, against a numpy scan.
 
     HF_HUB_OFFLINE=1 .venv/bin/python bench/bench_search_latency.py \
-        [--sizes 10000,100000,1000000] [--queries 200]
+        [--sizes 10000,100000,1000000] [--queries 200] [--warm 300]
 
 Each size runs in its own process (so its memory is its own) on a fresh store in a
 temporary folder under /tmp, deleted afterwards. Facts go in through the ordinary write
@@ -22,7 +22,10 @@ a question window ("in 2016"), ``known_at``. The baseline, in the same run on th
 same queries, is a brute-force numpy scan: embed the query, build the same mask, score
 every allowed vector with one matrix product, take the top 10. Printed: p50/p95 per
 mode and overall, the ratio to the scan, recall@10 of the vector index against the
-exact scan, the ANN index build time, RSS and index bytes.
+exact scan, the ANN index build time, RSS and index bytes. ``--warm N`` runs N untimed
+searches of other questions first (default 4, the code paths only): the first questions
+after a load are the first to touch their pages of the mapped files, so the default
+measures a cold store and a few hundred a running one.
 """
 
 from __future__ import annotations

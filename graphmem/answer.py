@@ -216,7 +216,9 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
         if r.mode == "timeline":
             since = window.start if window is not None else NEG_INF
         elif r.mode == "past" and window is not None:
-            since, until = max(f.recorded_at for f in rows), min(window.end, reference)
+            # from when the answering values were said: a later change rewrites their
+            # rows (closing them) without making them any better known in the window
+            since, until = max(map(_said_at, rows)), min(window.end, reference)
         threshold = TOPIC_THRESHOLD
         if not _functional(memory, r.predicate):
             threshold = SET_TOPIC_THRESHOLD
@@ -254,6 +256,12 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
 
 # a question that expects one member of a set: "what's my cat called?", "who is my friend?"
 _SINGULAR = re.compile(r"(?i)\b(?:what|who)(?:['’]s|\s+is|\s+was)\b|\bname\b|\bcalled\b")
+
+
+def _said_at(row: Fact) -> datetime:
+    """When the statement behind a row was made (its turn), else when it was recorded."""
+    said = row.provenance.reference_time if row.provenance is not None else None
+    return said if said is not None else row.recorded_at
 
 
 def _functional(memory: Memory, predicate: str | None) -> bool:

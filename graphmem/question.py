@@ -147,7 +147,8 @@ _TIMELINE = re.compile(
     r"companies|employers|jobs|phones|roles|titles|positions|managers|bosses|partners|devices|languages|countries)|"
     r"how many (?:times|places|cities|jobs|companies|phones)|oldest first|newest first|"
     r"most recent first|earliest first|one after (?:the )?other|(?:from )?first to (?:last|latest|now|"
-    r"most recent)|earliest to (?:latest|newest|most recent)|start to finish|run me through|walk me through|list (?:all|every|the|my)|so far(?! as)|\ball my\b|"
+    r"most recent)|(?:earliest|oldest) to (?:latest|newest|most recent)|(?:newest|latest|most recent) to "
+    r"(?:oldest|earliest)|start to finish|run me through|walk me through|list (?:all|every|the|my)|so far(?! as)|\ball my\b|"
     r"over the course of|succession|in sequence|\btrace\b|"
     r"through the years|sequence|progression|what were all|(?:been|gone|went) through|"
     r"every (?:place|one|person|job|role|title|phone|pet|hobby|diet|team|project)|"
@@ -168,7 +169,10 @@ _END_VERBS = re.compile(
     r"come off|came off|moved? on from|walk(?:ed)? away|rolled off|last (?:day|shift|week)|"
     r"final (?:day|shift))\b"
 )
-_ORDER_NEWEST = re.compile(r"newest first|most recent first|latest first|reverse chronolog")
+_ORDER_NEWEST = re.compile(
+    r"newest first|most recent first|latest first|reverse chronolog|"
+    r"(?:newest|latest|most recent) to (?:oldest|earliest)"
+)
 _SINCE_WE_MET = re.compile(
     r"(?i)\s*\b(?:ever\s+)?(?:since|from\s+when)\s+(?:we|you\s+and\s+i|i)\s+(?:first\s+)?"
     r"(?:started|began|start)\s+(?:talking|chatting|this|using\s+you)\b"

@@ -562,6 +562,11 @@ def test_the_old_value_mentioned_beside_a_change_of_it_is_not_stated_again():
          ("supersede", "Mariana", "job_title", "head nurse")),
         ("Ana called. She's clinical nurse manager on her ward since January.",
          ("supersede", "Ana", "job_title", "clinical nurse manager")),
+        # after news of a promotion, a line that is only a title is the new title: the
+        # speaker's, or that of the person the news names
+        ("PROMOTED 🚀\nsenior software engineer since March 1st! they told me this week",
+         ("supersede", "Maya", "job_title", "senior software engineer")),
+        ("Mariana got promoted!\nhead nurse now", ("supersede", "Mariana", "job_title", "head nurse")),
         # a partner named just after "seeing someone"
         ("I've been seeing someone. His name is David, we met in June.",
          ("supersede", "Maya", "partner", "David")),
@@ -578,3 +583,8 @@ def test_values_found_where_they_hide(text, expected):
     (facts,) = _turns(text)
     assert expected in facts
     assert not any(f[3] in ("which", "who") for f in facts)
+
+
+def test_a_bare_title_without_news_of_a_promotion_is_no_title():
+    (facts,) = _turns("promotion talk went badly\nmanager")
+    assert not any(f[2] == "job_title" for f in facts)

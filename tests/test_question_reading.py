@@ -182,3 +182,13 @@ def test_whom_someone_reports_to_is_still_their_manager(question, predicate):
 def test_since_when_have_i_been_x_asks_when_x_began():
     reading = read_question("Since when have I been vegan?", owner="Maya", reference=ASKED)
     assert (reading.predicate, reading.mode, reading.object) == ("diet", "when", "vegan")
+
+
+@pytest.mark.parametrize(
+    ("question", "newest_first"),
+    [("what job titles have I had, oldest to newest?", False),
+     ("which cities have I lived in, newest to oldest?", True)],
+)  # fmt: skip
+def test_an_order_from_one_end_to_the_other_asks_for_a_timeline(question, newest_first):
+    reading = read_question(question, owner="Maya", reference=ASKED)
+    assert (reading.mode, reading.newest_first) == ("timeline", newest_first)

@@ -93,3 +93,20 @@ def test_a_move_with_a_relative_said_without_i_is_still_the_owners(chat_memory, 
     memory = chat_memory(home, moved, embedder=embedder)
     assert [f.object for f in memory.facts("user", "lives_in")] == ["Denver"]
     assert not memory.ask("Where do I live now?", reference="2024-06-01").known
+
+
+def test_a_past_value_later_closed_by_a_change_is_still_checked_in_its_window(
+    chat_memory, embedder
+):
+    # the promotion in 2025 rewrites the 'pharmacist' row (closing it), but the title was
+    # said in March 2024 and an unread turn in the autumn may have changed it
+    said = ("2024-03-14T09:00:00Z", "I'm a pharmacist.")
+    unread = ("2024-10-16T09:00:00Z", TITLE_UNREAD)
+    promoted = ("2025-11-13T09:00:00Z", "I got promoted! I'm clinical pharmacy supervisor now.")
+    memory = chat_memory(said, unread, promoted, embedder=embedder)
+    assert [f.object for f in memory.facts("user", "job_title")] == ["clinical pharmacy supervisor"]
+    answer = memory.ask("What was my job title at the end of 2024?", reference="2026-01-10")
+    assert not answer.known and "pharmacist" in answer.answer
+
+
+TITLE_UNREAD = "New role this week: I'm the clinic's lead pharmacist now, more meetings."

@@ -24,7 +24,7 @@ from graphmem.extraction.objects import (
     phrase,
     project_name,
 )
-from graphmem.extraction.patterns import alternation, pattern
+from graphmem.extraction.patterns import PERSON, alternation, pattern
 from graphmem.extraction.timing import (
     BE_AUX,
     PAST_AUX,
@@ -302,6 +302,31 @@ TITLE_BARE_AT = pattern(
     r"<SUBJ><AUX>\s+(?P<v>)(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}<JOB>)(?=\s+(?i:at|for|with)\s+[A-Z]|"
     r"\s+(?i:now|since|these\s+days|on\s+(?:his|her|their|the)\s+(?:ward|team|unit|floor)))"
 )
+# "PROMOTED 🚀\nsenior software engineer since March 1st!": after news of a promotion, a
+# line that is only a title (and when) is the new title
+TITLE_FRAGMENT = pattern(
+    r"^\W{0,6}(?P<v>)(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}<JOB>)(?=\s*(?:[!.]|$)|\s+(?i:now|since|from|"
+    r"as\s+of|starting|effective)\b)"
+)
+_PROMOTED = re.compile(r"(?i)\bpromoted\b|\bgot\s+(?:a|the|my)\s+promotion\b")
+_SOMEONE_PROMOTED = re.compile(
+    rf"(?P<who>{PERSON})\s+(?i:got|was|has\s+been|just\s+got)\s+(?:(?i:a|the)\s+)?(?i:promot)"
+)
+
+
+def title_fragment(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """A bare title after news of a promotion earlier in the turn: the speaker's, or that
+    of the person the news names ("Mariana got promoted!\nhead nurse now")."""
+    before = x.text[: c.start]
+    if not _PROMOTED.search(before):
+        return None
+    named = [n for n in _SOMEONE_PROMOTED.finditer(before) if n.group("who").lower() != "i"]
+    subject = named[-1].group("who") if named else x.me
+    if subject is None:
+        return None
+    return emit(x, c, m, "job_title", [m.group("title").lower()], "change", subject=subject)
+
+
 WORK_AS = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:work|works|working|worked))\s+(?i:as)\s+(?:(?i:an?|the)\s+)"
     r"?(?P<title>[\w\-]+(?:\s+[\w\-]+){0,3}?)(?=\s+(?:at|for|in|with|since)\b|\s*[,.;!]|"
