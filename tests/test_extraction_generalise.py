@@ -588,3 +588,15 @@ def test_values_found_where_they_hide(text, expected):
 def test_a_bare_title_without_news_of_a_promotion_is_no_title():
     (facts,) = _turns("promotion talk went badly\nmanager")
     assert not any(f[2] == "job_title" for f in facts)
+
+
+def test_a_dropped_subject_after_he_on_the_same_line_is_him_not_the_speaker():
+    named, news = _turns(
+        "my brother Nikau rang from Perth. hes a diesel mechanic with Rio Tinto",
+        "big news, hes coming home! got a job at Port Taranaki as a diesel mechanic",
+    )
+    assert ("assert", "Nikau", "job_title", "diesel mechanic") in named
+    assert not any(f[1] == "Maya" for f in news), "the speaker got no job"
+    # on a new line the speaker speaks of themself again
+    (facts,) = _turns("he got a new job.\nmoved to Leeds last week")
+    assert ("supersede", "Maya", "lives_in", "Leeds") in facts

@@ -354,12 +354,18 @@ class RuleExtractor:
         pending, muted = None, -1
         unread: list[Clause] = []  # clauses for the frame reader, with what the rules found
         found: list[set[str]] = []
+        he_she = None  # the last clause opened on "he"/"she": (its pronoun, where it ended)
         for start, end, elided, sentence in split_clauses(text):
             if sentence == muted:
                 continue  # the rest of a request to the assistant is its content, not a fact
+            dropped = "I" if x.first_person else None
+            if he_she and "\n" not in text[he_she[1] : start]:
+                # "hes coming home! got a job at Port Taranaki": on the same line, the
+                # dropped subject is still him
+                dropped = he_she[0]
             c = read_clause(
                 text, start, end, elided=elided, times=times, pending=pending, last_who=x.last_who,
-                dropped="I" if x.first_person else None,
+                dropped=dropped,
             )  # fmt: skip
             pending = None
             if marker_only(c):
@@ -374,6 +380,9 @@ class RuleExtractor:
             lead = _LEAD_SUBJECT.match(c.s)
             if lead and not c.prefix:
                 x.last_who = lead.group("who")
+            if lead and not c.prefix:
+                pronoun = re.fullmatch(r"(?i)(he|she)s?", lead.group("who").strip())
+                he_she = (pronoun.group(1).lower(), end) if pronoun else None
             if blocked(c.text):
                 continue
             before = len(x.drafts)
