@@ -221,6 +221,20 @@ class Hnswlib:
         return labels[0]
 
 
+def faiss_search(method, params, q, mask, share):
+    """A faiss index's search with ``params``: the mask as a native bitmap when it hides
+    anything, the top ``RERANK`` re-scored exactly when the codes are quantised."""
+    faiss = method.faiss
+    if share < 1.0:
+        bits = np.packbits(mask, bitorder="little")
+        params.sel = faiss.IDSelectorBitmap(len(bits), faiss.swig_ptr(bits))
+    fetch = K if method.rerank is None else RERANK
+    _, labels = method.index.search(q[None, :], fetch, params=params)
+    if method.rerank is None:
+        return labels[0]
+    return rescore(method.rerank, q, labels[0])
+
+
 class FaissHnsw:
     def __init__(self, vectors, path, codes: str = "flat"):
         import faiss
@@ -249,17 +263,9 @@ class FaissHnsw:
         return self.faiss.read_index(self.path, self.faiss.IO_FLAG_MMAP)
 
     def search(self, q, mask, positions, share):
-        faiss = self.faiss
-        fetch = K if self.rerank is None else RERANK
-        params = faiss.SearchParametersHNSW()
-        params.efSearch = beam(fetch, share)
-        if share < 1.0:
-            bits = np.packbits(mask, bitorder="little")
-            params.sel = faiss.IDSelectorBitmap(len(mask), faiss.swig_ptr(bits))
-        _, labels = self.index.search(q[None, :], fetch, params=params)
-        if self.rerank is None:
-            return labels[0]
-        return rescore(self.rerank, q, labels[0])
+        params = self.faiss.SearchParametersHNSW()
+        params.efSearch = beam(K if self.rerank is None else RERANK, share)
+        return faiss_search(self, params, q, mask, share)
 
 
 class FaissIvf:
@@ -299,18 +305,10 @@ class FaissIvf:
         return self.faiss.read_index(self.path)
 
     def search(self, q, mask, positions, share):
-        faiss = self.faiss
-        fetch = K if self.rerank is None else RERANK
-        params = faiss.SearchParametersIVF()
+        params = self.faiss.SearchParametersIVF()
         wide = self.ann.SCAN / self.index.ntotal / math.sqrt(max(share, 0.01))
         params.nprobe = max(1, min(self.index.nlist, math.ceil(self.index.nlist * wide)))
-        if share < 1.0:
-            bits = np.packbits(mask, bitorder="little")
-            params.sel = faiss.IDSelectorBitmap(len(bits), faiss.swig_ptr(bits))
-        _, labels = self.index.search(q[None, :], fetch, params=params)
-        if self.rerank is None:
-            return labels[0]
-        return rescore(self.rerank, q, labels[0])
+        return faiss_search(self, params, q, mask, share)
 
 
 class Usearch:
