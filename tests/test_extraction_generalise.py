@@ -567,6 +567,9 @@ def test_the_old_value_mentioned_beside_a_change_of_it_is_not_stated_again():
         ("PROMOTED 🚀\nsenior software engineer since March 1st! they told me this week",
          ("supersede", "Maya", "job_title", "senior software engineer")),
         ("Mariana got promoted!\nhead nurse now", ("supersede", "Mariana", "job_title", "head nurse")),
+        # a request tacked on to the news asks about it; the news is still stated
+        ("bought a Pixel 8 yesterday, first Android of my life 😅 any tips?",
+         ("supersede", "Maya", "phone", "Pixel 8")),
         # a partner named just after "seeing someone"
         ("I've been seeing someone. His name is David, we met in June.",
          ("supersede", "Maya", "partner", "David")),
@@ -600,3 +603,8 @@ def test_a_dropped_subject_after_he_on_the_same_line_is_him_not_the_speaker():
     # on a new line the speaker speaks of themself again
     (facts,) = _turns("he got a new job.\nmoved to Leeds last week")
     assert ("supersede", "Maya", "lives_in", "Leeds") in facts
+
+
+def test_a_question_with_a_request_tacked_on_is_still_a_question():
+    (facts,) = _turns("should I move to Leeds? any tips?")
+    assert facts == set()

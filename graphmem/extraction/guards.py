@@ -159,9 +159,17 @@ def mutes_sentence(text: str) -> bool:
     )
 
 
+# "bought a Pixel 8 yesterday 😅 any tips?": a request tacked on to a statement, after
+# no comma, asks about the news; the news is still a statement
+_TRAILING_REQUEST = re.compile(
+    r"(?i)(?<=\S)[\s\W]{1,12}(?:any|got\s+any|have\s+you\s+got\s+any)\s+(?:tips|advice|ideas|"
+    r"suggestions|recommendations|thoughts)(?:\s+(?:for|on)\s+[^?]{1,40})?\s*\?+\W*$"
+)
+
+
 def blocked(text: str) -> bool:
     """True when the clause is a question, a hypothetical, or reported speech."""
-    body = text.strip()
+    body = _TRAILING_REQUEST.sub("", text.strip())
     main = _main_part(body)
     return bool(
         body.endswith("?") or _QUESTION.match(body) or _HYPOTHETICAL.search(main) or _reported(main)
