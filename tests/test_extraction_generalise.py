@@ -570,6 +570,10 @@ def test_the_old_value_mentioned_beside_a_change_of_it_is_not_stated_again():
         # a request tacked on to the news asks about it; the news is still stated
         ("bought a Pixel 8 yesterday, first Android of my life 😅 any tips?",
          ("supersede", "Maya", "phone", "Pixel 8")),
+        # a time phrase before "I" opens a clause; of two homes stated for the same time,
+        # the later says more
+        ("eleven years I am living in Canada, and at the moment I live in Brandon, Manitoba.",
+         ("assert", "Maya", "lives_in", "Brandon")),
         # a partner named just after "seeing someone"
         ("I've been seeing someone. His name is David, we met in June.",
          ("supersede", "Maya", "partner", "David")),
@@ -608,3 +612,8 @@ def test_a_dropped_subject_after_he_on_the_same_line_is_him_not_the_speaker():
 def test_a_question_with_a_request_tacked_on_is_still_a_question():
     (facts,) = _turns("should I move to Leeds? any tips?")
     assert facts == set()
+
+
+def test_one_valued_key_stated_twice_for_the_same_time_keeps_the_later_value():
+    (facts,) = _turns("I am living in Canada, and at the moment I live in Brandon.")
+    assert {f[3] for f in facts if f[2] == "lives_in"} == {"Brandon"}

@@ -101,6 +101,12 @@ _OPENER = (
     r"oops|wait|correction|no|it['’]?s|it\s+is|that['’]?s)\b"
     rf"|{PERSON}\s+(?:{_OPENER_VERBS})\b|(?i:my|our)\s)"
 )
+# "... living in Canada, and at the moment I live in Brandon": a time phrase before "I"
+# opens a clause too
+_NOW_THEN_I = (
+    r"(?i:at\s+the\s+moment|right\s+now|these\s+days|nowadays|currently|today|since\s+then)"
+    r",?[ \t]{1,3}(?:I|i)\b"
+)
 _QUESTION_OPENER = r"(?i:do|does|did|can|could|would|will|what|where|when|who|why|how|is|are|any)\b"
 _ELIDED_OPENER = (
     r"(?:(?:now|also|still|just|recently|currently)\s+)?(?:live|lives|living|work|works|working|"
@@ -112,7 +118,7 @@ _ELIDED_OPENER = (
 # a long run of spaces, and an unanchored \s* would make the search quadratic.
 _CLAUSE_BREAK = re.compile(
     rf"(?<!\s)\s*+(?:[,;:]|(?<=\s)[-–—]+)\s*+(?:(?:and|but|so|or|then)\s++)?"
-    rf"(?!(?i:my|our)\s+{REL}\s*,)(?={_OPENER}|{_QUESTION_OPENER})"
+    rf"(?!(?i:my|our)\s+{REL}\s*,)(?={_OPENER}|{_QUESTION_OPENER}|{_NOW_THEN_I})"
     rf"|(?<!\s)\s++(?:and|but|so|because|cause|although|though|while|whereas|plus|yet|then)"
     rf"\s++(?={_OPENER})"
     rf"|(?P<elided>(?<!\s)(?:\s*+,)?\s++(?:and|but)\s++)(?={_ELIDED_OPENER})"

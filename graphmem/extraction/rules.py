@@ -438,7 +438,14 @@ class RuleExtractor:
         # A key this turn changes: another value of it stated plainly is the old one, as
         # context ("my Galaxy screen cracked, so I switched to an iPhone 16").
         changed = {(d.subject, d.predicate): d.object for d in x.drafts if d.op == "supersede"}
-        for d in x.drafts:
+        # Two values of a one-valued key stated for the same time: the later says more
+        # ("living in Canada, and at the moment I live in Brandon")
+        last_said = {(d.subject, d.predicate, d.valid_from): i for i, d in enumerate(x.drafts)
+                     if d.op == "assert" and d.predicate in _PREDICATES
+                     and _PREDICATES.get(d.predicate).functional}  # fmt: skip
+        for i, d in enumerate(x.drafts):
+            if last_said.get((d.subject, d.predicate, d.valid_from), i) != i:
+                continue
             if d.predicate not in _PREDICATES or (
                 d.object and (contains_secret(d.object) or BLANK in d.object)
             ):
