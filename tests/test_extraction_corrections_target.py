@@ -89,10 +89,31 @@ def test_a_favourite_graded_by_an_adverb():
 def test_recalling_the_slip_states_nothing_and_what_follows_corrects_it():
     *_, fix = _read("My sister Bruna lives in Faro.",
                     "Correction! I told you Bruna lives in Faro but that's wrong, she's in Porto.")  # fmt: skip
-    assert fix == {("correct", "Bruna", "lives_in", "Porto", None)}
+    assert fix == {("correct", "Bruna", "lives_in", "Porto", "Faro")}
     # without a word of correction, "I told you I moved" is the speaker's own statement
     (facts,) = _read("I told you I moved to Leeds.")
     assert ("supersede", "Maya", "lives_in", "Leeds", None) in facts
+
+
+def test_the_recalled_slip_names_what_a_bare_correction_fixes():
+    # the fact recalled after "I told you" is the one corrected, not the speaker's last
+    *_, fix = _read("My partner is Maren.",
+                    "sorry, I told you Nour moved to Evanston, it's actually Skokie.")  # fmt: skip
+    assert fix == {("correct", "Nour", "lives_in", "Skokie", "Evanston")}
+    (fix,) = _read("sorry, I told you the title was staff engineer. it's senior engineer.")
+    assert fix == {("correct", "Maya", "job_title", "senior engineer", "staff engineer")}
+    # a recalled slip no rule can read: no guess at which fact it was
+    *_, fix = _read("My partner is Maren.",
+                    "Correction: I told you the Kalina thing moved. Wrong. It's the 13th.")  # fmt: skip
+    assert fix == set()
+
+
+def test_what_a_correction_is_about_is_no_value():
+    *_, fix = _read("I live in Kraków.", "Correction about my sister: she is fine.")
+    assert not any(op == "correct" for op, *_ in fix)
+    # "not" inside an aside corrects nothing
+    (facts,) = _read("I live in Columbus (Ohio, not the guy), I work at Lumen Freight")
+    assert ("assert", "Maya", "lives_in", "Columbus", None) in facts
 
 
 def test_a_contracted_be_in_a_place_is_a_home():

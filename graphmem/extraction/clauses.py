@@ -331,6 +331,8 @@ def read_clause(
     trailing = _TRAILING_NOT.search(body)
     if trailing and _NO_LONGER.search(trailing.group("wrong")):
         trailing = None  # "pescatarian, not vegetarian anymore": a change, not a slip
+    if trailing and body[: trailing.start()].count("(") > body[: trailing.start()].count(")"):
+        trailing = None  # "Columbus (Ohio, not the guy)": an aside, not a slip
     it_is = _IT_IS.match(body)
     if (
         trailing

@@ -118,6 +118,10 @@ def _target(x: Turn, c: Clause, wrong: str | None) -> tuple[str, str] | None:
     recorded value it names as wrong; with no such value on record, the speaker's last
     fact, unless that fact's recorded value is a different one (then the correction is of
     something never read, and guessing would put the right value on the wrong fact)."""
+    if x.recalled_unread:
+        return None  # the slip it recalls could not be read: guessing would misplace it
+    if x.recalled is not None:  # "I told you Nour moved to Evanston, it's Skokie"
+        return x.recalled[0], x.recalled[1]
     last = next(((d.subject, d.predicate) for d in reversed(x.drafts) if not d.side), x.memory.last)
     if not wrong:
         return last
@@ -131,6 +135,10 @@ def _target(x: Turn, c: Clause, wrong: str | None) -> tuple[str, str] | None:
     ):
         return None  # a set's member is corrected only when the wrong one is on record
     return last
+
+
+# "Correction about my sister": what a correction is about, not the right value
+_NOT_A_VALUE = re.compile(r"(?i)\s*(?:about|regarding|re|on|to|for|from|with|of)\b")
 
 
 def _completed(value: str, wrong: str | None, known: str | None) -> str:
@@ -157,11 +165,14 @@ def _object_only(x: Turn, c: Clause) -> list[Draft]:
         last is None
         or m is None
         or len(m.group("obj").split()) > 4
+        or _NOT_A_VALUE.match(m.group("obj"))
         or re.search(r"(?i)\b(?:i|i['’]m|you|we|he|she|they|is|are|was|am|to)\b", m.group("obj"))
     ):
         return []
     subject, predicate = last
     wrong = clean(m.group("wrong")) if m.group("wrong") else c.wrong
+    if not wrong and x.recalled is not None:
+        wrong = x.recalled[2]
     raw = re.sub(r"(?i)^(?:actually|really|in\s+fact)\s+", "", m.group("obj").strip())
     if predicate == "deadline":
         date = deadline_date(x, c, 0)
@@ -318,6 +329,8 @@ def _fits(predicate: str, value: str) -> bool:
         return value.lower() in {w.lower() for w in PROGRAMMING_LANGUAGES}
     if predicate == "diet":
         return value.lower() in DIETS
+    if predicate == "owns_pet":
+        return not re.search(r"\d", value)  # "a Cat S75" is a phone, no pet
     return True
 
 
@@ -350,6 +363,9 @@ def _corrects(x: Turn, c: Clause, d: Draft) -> bool:
 def _as_correction(x: Turn, c: Clause, d: Draft) -> Draft:
     timed = d.time_text is not None
     wrong = DIETS.get((c.wrong or "").casefold(), c.wrong) if d.predicate == "diet" else c.wrong
+    recalled = x.recalled
+    if not wrong and recalled is not None and recalled[:2] == (d.subject, d.predicate):
+        wrong = recalled[2]  # "I told you Olena works in Medicover ... she works in Lux Med"
     said = [o for s, p, o in reversed(x.memory.said) if (s, p) == (d.subject, d.predicate)]
     # "a Pixel 7a, not the 7": the wrong value is the one on record that it abbreviates
     wrong = next((o for o in said if same_value(wrong, o)), wrong)
@@ -379,10 +395,24 @@ _CORRECTION_CUE = re.compile(
     r"(?:that|it)\s+(?:is|was)\s+wrong|wrong|not\s+right|sorry|oops|whoops|but\s+no\b)"
 )
 _CALLS_IT_WRONG = re.compile(
-    r"(?i)\s*(?:but\s+|and\s+)?(?:(?:that|it)(?:['’]s|\s+is|\s+was)\s+(?:wrong|not\s+right|"
+    r"(?i)\s*(?:but\s+|and\s+)?(?:(?:(?:that|it)(?:['’]s|\s+is|\s+was)\s+)?(?:wrong|not\s+right|"
     r"incorrect|a\s+mistake|not\s+true)|(?:i\s+)?(?:misread|misspoke|mixed\s+(?:it\s+|them\s+)?up|"
     r"got\s+(?:it|that)\s+wrong)(?:\s+[^,.;!?]{0,30})?|no+)\s*[!.]*\s*"
 )
+
+
+def recalled_statement(clause: str) -> int:
+    """Where the statement a recalling clause repeats starts ("I told you that |Bruna
+    lives in Faro").
+
+    >>> "I told you that Bruna lives in Faro"[recalled_statement("I told you that Bruna lives in Faro"):]
+    'Bruna lives in Faro'
+    """
+    m = _RECALLS.match(clause)
+    if m is None:
+        return 0
+    that = re.match(r"\s*(?i:that\s+)?", clause[m.end() :])
+    return m.end() + that.end()
 
 
 def recalls_a_slip(clause: str, turn: str) -> bool:

@@ -16,6 +16,7 @@ from graphmem.extraction.lexicon import PLURAL_SPECIES, POSSESSIONS
 from graphmem.extraction.objects import names, phrase
 from graphmem.extraction.patterns import PERSON_LIST, pattern
 from graphmem.extraction.timing import aspect_of
+from graphmem.extraction.truecase import is_common_word
 from graphmem.extraction.turn import Draft, Turn, emit
 
 
@@ -167,6 +168,10 @@ def pet_named_later(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     return None
 
 
+_NO_POSSESSION = frozenset(
+    "offer job promotion promoted position role call email message text chance idea news "
+    "feeling interview raise".split()
+)
 OWNS = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:own|owns|bought|purchased|got|have|has))\s+(?i:myself\s+|"
     r"herself\s+|himself\s+)?(?=(?i:a|an|the|two|my\s+first|one)\s|[A-Z])"
@@ -183,6 +188,8 @@ def owns(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     if re.match(r"[A-Z]\w*\s+(?:a|an|some|the|my)\s", obj):
         return []  # "I got Whiskers a new scratching post": bought for someone else
     head = obj.lower().split()[-1]
+    if head in _NO_POSSESSION or (obj.isupper() and is_common_word(obj.lower())):
+        return None  # "got the Quarry offer", "I GOT PROMOTED"
     if verb not in ("own", "owns") and head not in POSSESSIONS and not re.search(r"\b[A-Z]", obj):
         return None
     form = "state" if verb in ("own", "owns", "have", "has") else "change"

@@ -197,6 +197,30 @@ def hired_me(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     return emit(x, c, m, _employer(org), [org], "change", subject=x.me, obj_span=m.span("org"))
 
 
+# "I took the Tallgrass job", "Nour took the Mayo job", "got the Quarry Health offer and I
+# accepted it": the employer named before the job. An offer only counts once accepted.
+TOOK_JOB = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:took|accepted|landed|got|get|take|taking|accepting))\s+(?i:the)\s+"
+    r"(?P<org>(?-i:[A-Z][\w&'’.\-]*)(?:\s+(?-i:[A-Z][\w&'’.\-]*)){0,3})\s+"
+    r"(?P<noun>(?i:job|position|role|offer|internship|gig))\b"
+)
+_ACCEPTED = re.compile(r"(?i)\b(?:accept(?:ed)?|took\s+it|taking\s+it|said\s+yes|signed)\b")
+
+
+def took_job(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    verb, noun = m.group("v").lower(), m.group("noun").lower()
+    org = clean(m.group("org"))
+    if org.lower() in NAME_STOPWORDS or is_common_word(org.lower()):
+        return None
+    after = x.text[c.start + m.end() - len(c.prefix) : c.end + 60]
+    if noun == "offer" and verb in ("got", "get") and not _ACCEPTED.search(after):
+        return []  # an offer received, not yet taken
+    aspect = aspect_of(m.group("aux") or "", "prog" if verb.endswith("ing") else "change")
+    if aspect == "future" and time_in(c) is None:
+        return []
+    return emit(x, c, m, _employer(org), [org], aspect, obj_span=m.span("org"))
+
+
 EMPLOYER = pattern(
     r"(?i:my)\s+(?P<new>(?i:new|current)\s+)?(?i:job\s+is\s+at|job\s+is\s+with|"
     r"employer\s+is|company\s+is|workplace\s+is)\s+(?i:now\s+)?"
@@ -273,7 +297,8 @@ def still_at(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
 JOB_LOSS = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:(?:quit|left|lost|leaving|quitting)\s+(?:my|his|her)"
     r"\s+(?:job|position|role)|(?:got|been|was|were|getting)\s+(?:fired|laid\s+off|"
-    r"let\s+go|sacked|made\s+redundant)|retired|resigned|unemployed|out\s+of\s+work|"
+    r"let\s+go|sacked|made\s+redundant)|retired(?!\s+(?:the|my|a|an|that|this|it|those|these|"
+    r"his|her|our|their|old)\b)|resigned|unemployed|out\s+of\s+work|"
     r"between\s+jobs))(?P<prep>\s+(?i:at|with|from|by)\s+)?"
 )
 
@@ -305,7 +330,7 @@ TITLE_BARE_AT = pattern(
 # "PROMOTED 🚀\nsenior software engineer since March 1st!": after news of a promotion, a
 # line that is only a title (and when) is the new title
 TITLE_FRAGMENT = pattern(
-    r"^\W{0,6}(?P<v>)(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}<JOB>)(?=\s*(?:[!.]|$)|\s+(?i:now|since|from|"
+    r"^\W{0,6}(?P<v>)(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}<JOB>)(?=\s*(?:[!.(]|$)|\s+(?i:now|since|from|"
     r"as\s+of|starting|effective)\b)"
 )
 _PROMOTED = re.compile(r"(?i)\bpromoted\b|\bgot\s+(?:a|the|my)\s+promotion\b")
@@ -315,13 +340,15 @@ _SOMEONE_PROMOTED = re.compile(
 
 
 def title_fragment(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
-    """A bare title after news of a promotion earlier in the turn: the speaker's, or that
-    of the person the news names ("Mariana got promoted!\nhead nurse now")."""
+    """A bare title after news of a promotion or a new job earlier in the turn: the
+    speaker's, or that of the person the news names ("Mariana got promoted!\nhead nurse
+    now")."""
     before = x.text[: c.start]
-    if not _PROMOTED.search(before):
-        return None
+    hired = [d.subject for d in x.drafts if d.predicate == "works_at" and d.op == "supersede"]
+    if not _PROMOTED.search(before) and not hired:
+        return None  # "I took the Tallgrass job. staff engineer!!": news of a job before it
     named = [n for n in _SOMEONE_PROMOTED.finditer(before) if n.group("who").lower() != "i"]
-    subject = named[-1].group("who") if named else x.me
+    subject = named[-1].group("who") if named else (hired[-1] if hired else x.me)
     if subject is None:
         return None
     return emit(x, c, m, "job_title", [m.group("title").lower()], "change", subject=subject)
@@ -382,13 +409,14 @@ def job_title(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
 
 
 TITLE_IS = pattern(
-    r"(?i:my)\s+(?P<new>(?i:new)\s+)?(?i:job\s+title|title|role|position|job)\s+(?i:is)"
+    r"(?:(?i:my)\s+(?P<new>(?i:new)\s+)?(?i:job\s+title|title|role|position|job)|"
+    r"(?i:the)\s+(?i:job\s+)?(?i:title))\s+(?i:is|was)"
     r"\s+(?i:now\s+)?(?!(?i:at|with|in)\b)(?:(?i:an?|the)\s+)?"
 )
 
 
 def title_is(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
-    """ "my (new) title is Head of Sales"."""
+    """ "my (new) title is Head of Sales", "the title was staff engineer"."""
     found = phrase(c, m.end(), max_words=5)
     if not found:
         return []

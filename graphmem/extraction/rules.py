@@ -62,6 +62,7 @@ from graphmem.extraction.corrections import (
     add,
     calls_it_wrong,
     corrected,
+    recalled_statement,
     recalls_a_slip,
     swapped_values,
 )
@@ -159,6 +160,7 @@ RULES: tuple[Rule, ...] = (
     Rule("still_at", facts_work.STILL_AT, facts_work.still_at),
     Rule("join", facts_work.JOIN, facts_work.join),
     Rule("new_job", facts_work.NEW_JOB, facts_work.new_job),
+    Rule("took_job", facts_work.TOOK_JOB, facts_work.took_job),
     Rule("hired_me", facts_work.HIRED_ME, facts_work.hired_me),
     Rule("employer", facts_work.EMPLOYER, facts_work.employer),
     Rule("job_title", facts_work.JOB_TITLE, facts_work.job_title),
@@ -269,16 +271,24 @@ _NEWS_OF = re.compile(
     r"phoned|texted|messaged|visited|came\s+(?:over|round|by)|dropped\s+by)\b"
 )
 _NEW_JOB = ("works_at", "job_title")
-_START_DAY = re.compile(r"\b(?:I|i)\s+(?:start|begin)(?:\s+(?:there|work|the\s+job))?\s+")
+# "I start on 3 February", "she starts March 2", "start July 14" (the "I" dropped)
+_START_DAY = re.compile(
+    r"(?:\b(?:I|i|she|he|they)\s+|(?:^|(?<=[.!?,;:]))\s*)(?:start|starts|begin|begins)"
+    r"(?:\s+(?:there|work|the\s+job))?\s+"
+)
 
 
 def _date_the_new_job(x: Turn) -> None:
     """ "I accepted an offer from Bolha! I'll be lead designer, I start on 3 February":
     the employer and the title of one new job start on the day the turn gives for it."""
+    hired = {d.subject for d in x.drafts if d.predicate in _NEW_JOB and d.op != "retract"}
+    if len(hired) != 1:
+        return
+    who = hired.pop()
     ahead = [t for t in find_time_expressions(x.text, x.ts, prefer="future")
              if t.interval.start > x.ts]  # fmt: skip
     dated = [(d.predicate, d.valid_from, d.time_text) for d in x.drafts
-             if d.predicate in _NEW_JOB and d.op != "retract" and d.subject == x.me
+             if d.predicate in _NEW_JOB and d.op != "retract" and d.subject == who
              and d.time_text in {t.text for t in ahead}]  # fmt: skip
     said = _START_DAY.search(x.text)
     if not dated and said:  # "I got the job at Nuvemar! I start on 4 September."
@@ -288,7 +298,7 @@ def _date_the_new_job(x: Turn) -> None:
         return
     predicate, start, text = dated[0]
     for d in x.drafts:  # undated, so starting at the turn
-        if (d.predicate in _NEW_JOB and d.predicate != predicate and d.subject == x.me
+        if (d.predicate in _NEW_JOB and d.predicate != predicate and d.subject == who
                 and d.op == "supersede" and d.time_text is None):  # fmt: skip
             d.valid_from, d.time_text = start, text
 
@@ -371,8 +381,14 @@ class RuleExtractor:
             if marker_only(c):
                 pending = mark_for_next(c, text[start:end])
                 continue
-            if recalls_a_slip(c.text, text) or calls_it_wrong(c.text):
+            if recalls_a_slip(c.text, text):
+                recalled = self._recalled(x, c, text, times)
+                x.recalled = recalled or x.recalled
+                x.recalled_unread = recalled is None
                 pending = "strong"  # what follows is the right value
+                continue
+            if calls_it_wrong(c.text):
+                pending = "strong"
                 continue
             if mutes_sentence(c.text):
                 muted = sentence
@@ -396,6 +412,20 @@ class RuleExtractor:
         for draft in swapped_values(x):
             add(x, draft)
         return self._finish(x)
+
+    def _recalled(
+        self, x: Turn, c: Clause, text: str, times: list
+    ) -> tuple[str, str, str | None] | None:
+        """The fact an "I told you Nour moved to Evanston" clause repeats, read as if it
+        were said now but not kept: what the turn's correction is about."""
+        start = c.start + recalled_statement(c.text)
+        said = read_clause(text, start, c.end, elided=False, times=times, pending=None,
+                           last_who=x.last_who, dropped="I" if x.first_person else None)  # fmt: skip
+        drafts, who = list(x.drafts), x.last_who
+        self._apply(x, said)
+        read = [d for d in x.drafts[len(drafts) :] if not d.side]
+        x.drafts, x.last_who = drafts, who
+        return (read[0].subject, read[0].predicate, read[0].object) if read else None
 
     def _apply(self, x: Turn, c: Clause) -> None:
         """Run the rules over one clause and add what they read to the turn's drafts."""

@@ -139,6 +139,10 @@ class Turn:
         self.clause_drafts: list[Draft] = []  # the clause being read (not yet in drafts)
         self.last_who: str | None = None  # the subject an elided clause borrows
         self._future: list[TimeExpression] | None = None
+        # what an "I told you ..." clause recalls (subject, predicate, value): the fact the
+        # turn's correction is about
+        self.recalled: tuple[str, str, str | None] | None = None
+        self.recalled_unread = False  # one was said, but no rule could read it
 
     @property
     def me(self) -> str | None:
