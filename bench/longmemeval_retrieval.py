@@ -268,6 +268,8 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="list the misses")
     parser.add_argument("--per-type", type=int, default=None,
                         help="the first N questions of each type only")  # fmt: skip
+    parser.add_argument("--types", default=None,
+                        help="only these question types, comma-separated")  # fmt: skip
     add_passage_flags(parser)
     parser.add_argument("--hybrid-only", action="store_true")
     parser.add_argument(
@@ -283,6 +285,9 @@ def main() -> None:
 
     apply_passage_flags(args)
     questions = load_questions(args.data)[: args.limit]
+    if args.types:
+        wanted = set(args.types.split(","))
+        questions = [q for q in questions if q["question_type"] in wanted]
     if args.per_type is not None:
         taken: dict[str, int] = defaultdict(int)
         chosen = []
@@ -319,7 +324,7 @@ def main() -> None:
             print(f"seeded {count} turn embeddings from {args.seed_from} "
                   f"in {time.perf_counter() - t0:.1f} s")  # fmt: skip
         data = args.data
-        if args.per_type is not None or args.limit is not None:  # load only those asked
+        if args.per_type is not None or args.limit is not None or args.types:  # only those asked
             import tempfile
 
             subset = Path(tempfile.mkdtemp()) / "subset.json"

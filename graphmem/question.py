@@ -221,6 +221,9 @@ Lookup = Callable[[str, str], list]  # (subject, predicate) -> facts (current be
 KnownNames = Callable[[list[str]], dict[str, str]]  # candidate names -> canonical names
 
 
+_ASIDE = re.compile(r"\s*\([^()]{1,80}\)")
+
+
 def read_question(
     question: str,
     *,
@@ -232,6 +235,9 @@ def read_question(
 ) -> Reading:
     """Read ``question`` (asked at ``reference`` by ``owner``) into a :class:`Reading`."""
     question = _plain_times(" ".join(question.replace("’", "'").split()))
+    # "who am I working for (besides my cats lol)?": an aside is not what is asked
+    without_asides = _ASIDE.sub("", question)
+    question = without_asides if re.search(r"\w", without_asides) else question
     question = _SINCE_WE_MET.sub("", question)  # all of what was said: no bound at all
     anchor = _ANCHOR.search(question)
     if anchor and any(t.span[0] == 0 for t in find_time_expressions(anchor.group(), reference)):

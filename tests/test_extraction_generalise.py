@@ -339,6 +339,43 @@ def test_a_word_like_system_inside_chat_is_just_a_word():
             "Nour took the Mayo job. she starts April 2",
             ("supersede", "Nour", "works_at", "Mayo", "2025-04-02"),
         ),
+        # a milestone of the project the turn is about; a project moved to a date
+        (
+            "I'm on Havørn. Export cable commissioning. Energisation is 29 November.",
+            ("assert", "Havørn", "deadline", "2025-11-29", "2025-03-12"),
+        ),
+        (
+            "I'm on Meridian, the new streaming pipeline. target date is November 14",
+            ("assert", "Maya", "works_on", "Meridian", "2025-03-12"),
+        ),
+        (
+            "the thing eating my life is Atlas, our migration to snowflake. deadline is May 31.",
+            ("assert", "Atlas", "deadline", "2025-05-31", "2025-03-12"),
+        ),
+        (
+            "Meridian moved to January 30. the vendor changed the schema",
+            ("supersede", "Meridian", "deadline", "2026-01-30", "2025-03-12"),
+        ),
+        (
+            "My project is Fjordlink. First power is 20 March 2026.",
+            ("assert", "Fjordlink", "deadline", "2026-03-20", "2025-03-12"),
+        ),
+        ("I started keto on Monday.", ("supersede", "Maya", "diet", "keto", "2025-03-10")),
+        ("Keto's over, by the way.", ("retract", "Maya", "diet", "keto", "2025-03-12")),
+        (
+            "work: my manager at Quarry is Aisha",
+            ("assert", "Maya", "manager", "Aisha", "2025-03-12"),
+        ),
+        # a place no list knows, said as where one is now
+        (
+            "Moved on Saturday. We're in Sola now.",
+            ("supersede", "Maya", "lives_in", "Sola", "2025-03-12"),
+        ),
+        # "from" a month ahead: from then on, the coming one
+        (
+            "From April my manager is Tor-Erik.",
+            ("supersede", "Maya", "manager", "Tor-Erik", "2025-04-01"),
+        ),
     ],
 )
 def test_chat_shapes_beyond_full_sentences(text, expected):
@@ -368,12 +405,18 @@ def test_chat_shapes_beyond_full_sentences(text, expected):
         "I got the Google offer, still deciding",  # an offer not yet taken
         "I finally retired the crack phone",  # retiring a thing is no retirement
         "I GOT PROMOTED",  # shouted news is no possession
+        "I'm in Trouble now",  # a common word is no place
     ],
 )
 def test_shapes_that_state_no_such_fact(text):
     predicates = {f[2] for f in _facts(text)}
     assert not predicates & {"lives_in", "hobby", "works_at", "phone", "partner", "deadline",
                              "job_title", "owns"}  # fmt: skip
+
+
+def test_a_person_moved_to_a_place_is_no_deadline():
+    facts = _facts("Tom moved to Ottawa in July. He moved to Leeds")
+    assert {f[2] for f in facts} == {"lives_in"}
 
 
 def test_when_answers_only_a_start_the_chat_dated(tmp_path):

@@ -102,8 +102,8 @@ def age(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
 
 
 DIET = pattern(
-    r"<SUBJ><AUX>\s+(?P<v>(?i:went|gone|go|going|turned|became|become|becoming|"
-    r"switched\s+to|converted\s+to|eat|eats|eating|follow|follows|following|keep|keeps|"
+    r"<SUBJ><AUX>\s+(?P<v>(?i:went|gone|go|going|turned|became|become|becoming|started|began|"
+    r"starting|switched\s+to|converted\s+to|eat|eats|eating|follow|follows|following|keep|keeps|"
     r"keeping|on))?\s*(?:(?i:a|an|strictly|fully|completely|mostly|mainly|strict|full|"
     r"100%|basically|pretty\s+much)\s+)*(?P<obj>(?i:<DIET>))(?:\s+(?i:diet))?(?![\w-])"
 )
@@ -117,8 +117,8 @@ def diet(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     value = DIETS[" ".join(m.group("obj").lower().split())]
     form = (
         "change"
-        if re.match(r"went|gone|turned|became|become|switched|converted", verb)
-        else ("prog" if verb in ("going", "becoming") else "state")
+        if re.match(r"went|gone|turned|became|become|switched|converted|started|began", verb)
+        else ("prog" if verb in ("going", "becoming", "starting") else "state")
     )
     return emit(x, c, m, "diet", [value], aspect_of(aux, form))
 
@@ -133,7 +133,7 @@ DIET_BARE = pattern(
 )
 DIET_OVER = pattern(
     r"(?:^\s*|(?i:my|the|our)\s+)(?P<obj>(?i:<DIET>))(?:\s+(?i:thing|phase|run|era|diet|"
-    r"experiment|streak|life|journey|stint|attempt))?\s+(?:(?i:is|'s|’s|was|has)\s+)?"
+    r"experiment|streak|life|journey|stint|attempt))?(?:\s+(?i:is|was|has)|['’]s)?\s+"
     r"(?:(?i:officially|finally|well\s+and\s+truly|definitely)\s+)?"
     r"(?P<v>(?i:over|done|finished|ended|lasted|dead|gone|out\s+the\s+window))\b"
 )

@@ -22,6 +22,8 @@ from graphmem.extraction.turn import Draft, Turn, emit
 REL_IS = pattern(
     # "my" may go unsaid at the start of a clause: "New boss is Deepa"
     r"(?:(?i:my|our)\s+|^\s*(?:(?i:new|current|actual)\s+)?)(?P<rel><REL>)(?i:s|es)?(?:['’]s\s+(?i:names?))?"
+    # "my manager at Quarry is Aisha": where the relation holds
+    r"(?:\s+(?i:at|in|on)\s+(?:(?i:the)\s+)?[A-Z][\w&'’.\-]*(?:\s+[A-Z][\w&'’.\-]*){0,2})?"
     # "my line manager's called Bernie"
     r"(?:\s+(?i:is|are|'s|’s)|['’]s(?=\s+(?i:called|named)\b))"
     # "our new manager is a fellow named Gord": a person described, then named

@@ -16,7 +16,7 @@ from graphmem.extraction.lexicon import PLACES
 from graphmem.extraction.objects import entity, object_end
 from graphmem.extraction.patterns import pattern
 from graphmem.extraction.timing import aspect_of, time_in, verb_form
-from graphmem.extraction.truecase import is_proper_noun
+from graphmem.extraction.truecase import is_common_word, is_proper_noun
 from graphmem.extraction.turn import Draft, Turn, emit
 
 _MOVE_FORMS = {
@@ -88,7 +88,9 @@ def be_in(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     if not found or _VISIT.search(c.s, m.start()):
         return None
     name = found[2]
-    if name not in PLACES and not is_place(name) and not is_proper_noun(name.split()[0]):
+    # "We're in Sola now": a name no dictionary knows, said as where one is now
+    now = re.match(r"\s+(?i:now|these\s+days)\b", c.s[found[1] :]) and not is_common_word(name)
+    if not (name in PLACES or is_place(name) or is_proper_noun(name.split()[0]) or now):
         return None
     verb = (m.group("v") or m.group("v2")).lower()
     aspect = "past" if verb in ("was",) else "state"

@@ -77,6 +77,22 @@ DEADLINE_OF = pattern(
 DEADLINE_BARE = pattern(
     r"^(?i:the\s+)?(?i:new\s+)?(?i:deadline|due\s+date)\s+(?i:is|was|has\s+been|got)\b"
 )
+# "target date is November 14", "Energisation is 29 November", "Deadline 30 September
+# 2026 for the package", "first version by April 30": a milestone of the project the turn
+# is about, at the start of its clause (read only when a date follows)
+DEADLINE_MILESTONE = pattern(
+    r"^(?:(?i:the|our|a)\s+)?(?:(?i:new|revised|final|official)\s+)?"
+    r"(?i:deadline|due\s+date|target(?:\s+date)?|go-?live(?:\s+date)?|launch(?:\s+date)?|cutover|"
+    r"release(?:\s+date)?|ship\s+date|submission|delivery|handover|hand-over|first\s+version|"
+    r"first\s+power|energi[sz]ation|completion)"
+    r"(?:\s+(?i:date))?\s*(?:(?i:is|was|will\s+be|is\s+now|now|moved\s+to|pushed\s+to|by)\b|[:\-–—]|"
+    r"(?=\s*\d))"
+)
+# "Meridian moved to January 30", "Beacon slipped to March 3": a named thing moved to a date
+DEADLINE_SLID = pattern(
+    r"(?P<proj>(?-i:[A-Z][\w\-]+))\s+(?:(?i:just|now|has|had|got)\s+)?(?i:moved|slipped|slid|"
+    r"shifted|pushed|bumped)\s+(?:(?i:again|back|out|forward),?\s+)?(?i:to|until)\s+"
+)
 DEADLINE_POSS = pattern(
     r"(?P<proj>(?:(?i:the|our|my)\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)(?:['’]s)"
     r"?\s+(?i:deadline|due\s+date)\s+(?i:is|was|has\s+been|got|will\s+be|moved|slipped)\b"
@@ -98,8 +114,12 @@ DEADLINE_BY = pattern(
 
 
 _PROJECT_MENTION = re.compile(
-    r"\b(?:(?i:on|onto|off|project|called|named|codenamed))(?:\s+|(?<=(?i:project))\s*[:–—]\s*)"
-    r"(?:(?i:the)\s+)?([A-Z][\w\-]+)(?![\w'’])(?!\s+(?i:project)\b)|\b([A-Z][\w\-]+)\s+(?i:project)\b|"
+    r"\b(?:(?i:on|onto|off|project|called|named|codenamed|project\s+is))(?:\s+|(?<=(?i:project))\s*[:–—]\s*)"
+    r"(?:(?i:the)\s+)?([A-Z][\w\-]+)(?![\w'’])(?!\s+(?i:project)\b)|"
+    # "the thing eating my life is Atlas, our migration ...": a name set beside what it is
+    r"\bis\s+([A-Z][\w\-]+),\s+(?=(?i:our|the|a|an|my)\s)|"
+    r"\b(?!(?i:my|our|the|his|her|their|a|an|this|that|new|second|first|next|big|main)\b)"
+    r"([A-Z][\w\-]+)\s+(?i:project)\b|"
     # "Beacon got delayed. New deadline is ...": what slipped is the project
     r"\b([A-Z][\w\-]+)\s+(?:(?i:got|has\s+been|have\s+been|was|is|just)\s+)?(?i:delayed|pushed|"
     r"postponed|moved|slipped|bumped|brought\s+forward|pulled\s+forward|rescheduled)\b"
@@ -141,13 +161,23 @@ def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
             )
         )
     # "pushed to the 14th": the date is what it moved to ("moved to my crew last week" is not)
-    date = deadline_date(x, c, m.end(), within=8 if m.re is DEADLINE_MOVED else None)
+    within = {DEADLINE_MOVED: 8, DEADLINE_SLID: 1}.get(m.re)
+    date = deadline_date(x, c, m.end(), within=within)
     if not subject or not date:
         return []
-    moved = m.re is DEADLINE_MOVED or bool(_CHANGED.search(c.s))
+    moved = m.re in (DEADLINE_MOVED, DEADLINE_SLID) or bool(_CHANGED.search(c.s))
     op = "supersede" if _CHANGED.search(c.s) else "assert"
     return [Draft(op, subject, "deadline", date[0], x.ts, POS_INF, c.span, date[1],
                   change=moved)]  # fmt: skip
+
+
+def dated_deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """A deadline for a shape that is one only when a date follows ("Meridian moved to
+    January 30", not "Tom moved to Leeds")."""
+    within = 1 if m.re is DEADLINE_SLID else None  # the date right after "moved to"
+    if deadline_date(x, c, m.end(), within=within) is None:
+        return None
+    return deadline(x, c, m) or None
 
 
 PLANS = pattern(

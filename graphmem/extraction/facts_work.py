@@ -473,7 +473,9 @@ ON_NAMED = pattern(
 _PROJECT_TALK = re.compile(
     r"(?i)\b(?:project|deadline|due|launch|release|go-?live|sprint|codename|client|rollout|"
     r"migration|rewrite|overhaul|upgrade|rebrand|pitch|demo|ship|handed\s+(?:it\s+)?over|"
-    r"the\s+team|workstream|account|build|app|platform|feature|product)\b"
+    r"the\s+team|workstream|account|build|app|platform|feature|product|pipeline|target|"
+    r"cutover|milestone|first\s+version|submission|commissioning|kick-?off|deliverable|"
+    r"prototype|mvp)\b"
 )
 
 
@@ -485,9 +487,12 @@ def on_named(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     name = found.group(1)
     said = {o for (s, p), o in x.memory.known.items() if p == "works_on"}
     said |= {o for s, p, o in x.memory.said if p in ("works_on", "deadline")}
-    if name in PLACES or is_place(name) or name.split()[0].lower() in _NOT_PROJECTS:
+    talk = _PROJECT_TALK.search(x.text)
+    if name in PLACES or name.split()[0].lower() in _NOT_PROJECTS:
         return None
-    if name not in said and not _PROJECT_TALK.search(x.text):
+    if is_place(name) and not (talk or name in said):
+        return None  # "on Skye"; but "I'm on Meridian, the new pipeline": a project
+    if name not in said and not talk:
         return None
     who = m.groupdict().get("who")
     if m.groupdict().get("who2"):
@@ -503,6 +508,21 @@ def on_named(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     subject = x.me if who is None else None
     return emit(x, c, m, "works_on", [name], aspect, who=who, subject=subject,
                 obj_span=found.span(1))  # fmt: skip
+
+
+# "My project is Fjordlink", "our new project is Kestrel"
+PROJECT_IS = pattern(
+    r"(?i:my|our)\s+(?:(?i:new|current|main|big|latest|next)\s+)?(?i:project)\s+(?i:is)\s+"
+    r"(?:(?i:now)\s+)?(?:(?i:the)\s+)?(?=[A-Z][\w\-]+(?![\w'’]))"
+)
+
+
+def project_is(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    found = re.compile(r"[A-Z][\w\-]+(?:\s+[A-Z][\w\-]+)?").match(c.s, m.end())
+    if not found or not x.me or found.group().split()[0].lower() in _NOT_PROJECTS:
+        return None
+    return emit(x, c, m, "works_on", [found.group()], "state", subject=x.me,
+                obj_span=found.span())  # fmt: skip
 
 
 _NOT_PROJECTS = frozenset(

@@ -176,6 +176,14 @@ _UPCOMING = re.compile(
 )
 
 
+_FROM = re.compile(r"(?i)(?:from|starting|beginning)\s+(?!now\b|today\b)")
+
+
+def _soon(te: TimeExpression, ts: datetime) -> bool:
+    """Whether ``te`` starts within half a year after ``ts``."""
+    return (te.interval.start - ts).days <= 183
+
+
 def valid_time(
     x: Turn,
     c: Clause,
@@ -194,6 +202,14 @@ def valid_time(
         # "my last day at Acme is 18 August": the next 18 August, not the last one
         te = time_in(c, obj_span, x.future_times(c)) or te
     if te is not None and _AS_OF.search(c.s, 0, c.relative(te)[0]):
+        te = dataclasses.replace(te, kind="since", interval=Interval.since(te.interval.start))
+    if te is not None and aspect in ("state", "change") and _FROM.match(te.text):
+        # "From October my manager is Tor-Erik", said in September: the coming October
+        # (within half a year; else the last one), and from then on, not that month only
+        ahead = time_in(c, obj_span, x.future_times(c))
+        perfect = PERFECT_AUX.search(c.s) or PAST_AUX.search(c.s)  # "from May I've been"
+        if ahead is not None and ahead.span == te.span and _soon(ahead, x.ts) and not perfect:
+            te = ahead
         te = dataclasses.replace(te, kind="since", interval=Interval.since(te.interval.start))
     if predicate in TIMELESS and aspect != "retract":
         aspect = "timeless"
