@@ -292,6 +292,15 @@ _DROPPED_SUBJECT = re.compile(
 )
 
 
+def drops_subject(text: str) -> bool:
+    """Whether a clause opens on a verb whose "I" chat leaves out ("moved on the 2nd").
+
+    >>> drops_subject("Moved out on the 2nd."), drops_subject("Rain all week.")
+    (True, False)
+    """
+    return bool(_DROPPED_SUBJECT.match(text))
+
+
 def read_clause(
     text: str,
     start: int,

@@ -137,6 +137,8 @@ def _target(x: Turn, c: Clause, wrong: str | None) -> tuple[str, str] | None:
     return last
 
 
+# "sorry Kasia", "sorry mama" (no comma): said to someone, not a value corrected
+_VOCATIVE = re.compile(r"(?i)\bsorry[ \t]+$")
 # "Correction about my sister": what a correction is about, not the right value
 _NOT_A_VALUE = re.compile(r"(?i)\s*(?:about|regarding|re|on|to|for|from|with|of)\b")
 
@@ -159,6 +161,8 @@ def _object_only(x: Turn, c: Clause) -> list[Draft]:
     """ "sorry, I meant Lisbon": the predicate of the speaker's last fact, or of the fact
     whose value it names as wrong."""
     m = _OBJECT_ONLY.match(c.text.strip())
+    if m is not None and not (m.group("wrong") or c.wrong) and _VOCATIVE.search(x.text, 0, c.start):
+        return []  # "New favourite food: pho. Sorry fårikål": an apology to it, no slip
     named_wrong = m.group("wrong") if m is not None and m.group("wrong") else c.wrong
     last = _target(x, c, named_wrong)
     if (

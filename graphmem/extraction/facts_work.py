@@ -134,8 +134,8 @@ JOIN = pattern(
     r"began|begin)\s+(?:a\s+new\s+job\s+|my\s+new\s+job\s+|working\s+|work\s+|"
     r"an\s+internship\s+)?(?:at|with|for)|got\s+(?:a\s+|the\s+)?(?:(?:new|part[- ]?time|"
     r"full[- ]?time|summer|weekend|shift|permanent|temp|proper|real)\s+)*(?:job|"
-    r"position|role|gig|internship)\s+(?:at|with)|(?:accepted|took)\s+(?:a|an|the)"
-    r"\s+(?:new\s+)?(?:job|position|role|offer|internship)\s+(?:at|with|from)|(?:got|was|"
+    r"position|role|gig|internship)\s+(?:at|with)|(?:accepted|took)\s+(?:(?:a|an|the)\s+)?"
+    r"(?:new\s+)?(?:job|position|role|offer|internship)\s+(?:at|with|from)|(?:got|was|"
     r"been|were|get)\s+hired\s+(?:at|by)|signed\s+with|(?:started|start|starting|began|"
     r"begin|enrolled\s+in|began)\s+(?:a|an|my)\s+(?:phd|doctorate|master['’]?s|mba|degree|"
     r"bachelor['’]?s|course|program(?:me)?|apprenticeship)(?:\s+(?:in|on)\s+[\w\s]+?)?\s+"
@@ -159,7 +159,9 @@ def join(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     degree = re.search(
         r"(?i)phd|doctorate|master|mba|degree|bachelor|course|program|enrolled", verb
     )
-    predicate = "studies_at" if degree else _employer(found[2])
+    # "got a job at Schiller-Gymnasium": a job at a school is work there
+    hired = re.search(r"(?i)job|position|role|gig|hired|offer|internship", verb)
+    predicate = "studies_at" if degree else "works_at" if hired else _employer(found[2])
     out = emit(x, c, m, predicate, [found[2]], aspect, obj_span=found[:2])
     return out + _title_after(x, c, m, found[1], aspect) if out and not degree else out
 

@@ -99,12 +99,18 @@ def _reported(text: str) -> bool:
         verb = match.group(0).split()[-1]
         if who == "i" and _SELF_REPORT_OK.match(verb):
             continue  # "I told you I moved": the speaker's own statement
+        if who == "i" and _OPINION.match(text, match.end()):
+            continue  # "I think Rust is my favourite language now": a taste is an opinion
         if 0 < first_comma < match.start() and not _REPORT_COMPLEMENT.match(text, match.end()):
             continue  # spliced on after a comma, about itself: "quit chess, doctor said no"
         return True
     return False
 
 
+_OPINION = re.compile(
+    r"(?i)\s+(?:that\s+)?[\w'’ -]{1,30}?\s+(?:is|has\s+become|['’]s)\s+(?:now\s+)?"
+    r"(?:officially\s+)?my\s+(?:new\s+)?(?:favou?rite|go-to)\b"
+)
 # What a report says about someone: "(that) I / he / my sister ...".
 _REPORT_COMPLEMENT = re.compile(
     r"(?i)\s+(?:me\s+)?(?:that\s+)?(?:i|i['’]m|i['’]ve|he|she|we|they|you|my|his|her|our|their|"
