@@ -366,6 +366,24 @@ def test_a_word_like_system_inside_chat_is_just_a_word():
             "work: my manager at Quarry is Aisha",
             ("assert", "Maya", "manager", "Aisha", "2025-03-12"),
         ),
+        # an apology to the old favourite is no correction; "I think" does not hedge a taste
+        (
+            "New favourite food: pho. Place near the station. Sorry fårikål.",
+            ("supersede", "Maya", "favourite_food", "pho", "2025-03-12"),
+        ),
+        (
+            "I think Rust is my favourite language now.",
+            ("supersede", "Maya", "favourite_language", "Rust", "2025-03-12"),
+        ),
+        (
+            "Big news: I accepted offer from Medivera! Start 1 August, as a specialist.",
+            ("supersede", "Maya", "works_at", "Medivera", "2025-08-01"),
+        ),
+        # a job at a school is work there, not study
+        (
+            "Jonas got job at Schiller-Gymnasium in Dresden!",
+            ("supersede", "Jonas", "works_at", "Schiller-Gymnasium", "2025-03-12"),
+        ),
         # a place no list knows, said as where one is now
         (
             "Moved on Saturday. We're in Sola now.",
