@@ -98,7 +98,9 @@ def test_a_move_with_a_relative_said_without_i_is_still_the_owners(chat_memory, 
 def test_a_home_news_with_the_i_left_out_is_still_the_owners(chat_memory, embedder):
     # terse chat drops "I": a clause sure to be about a home, unread, puts the home in doubt
     home = ("2024-01-08T09:00:00Z", "I live in Denver.")
-    moved = ("2024-05-02T09:00:00Z", "Renting a room from an old colleague in Hillevåg now.")
+    moved = ("2024-05-02T09:00:00Z",
+             "Moved out on the 2nd. Renting a room from an old colleague in Hillevåg, so back "
+             "in Stavanger. Temporary.")  # fmt: skip
     memory = chat_memory(home, moved, embedder=embedder)
     assert [f.object for f in memory.facts("user", "lives_in")] == ["Denver"]
     assert not memory.ask("Where do I live now?", reference="2024-06-01").known
