@@ -108,6 +108,12 @@ def test_the_recalled_slip_names_what_a_bare_correction_fixes():
     assert fix == set()
 
 
+def test_a_relation_word_is_no_corrected_value():
+    *_, fix = _read("My sister Nour works at Mayo.",
+                    "my roommate... sorry, my girlfriend, I keep calling Maren my roommate")  # fmt: skip
+    assert not any(op == "correct" for op, *_ in fix)
+
+
 def test_what_a_correction_is_about_is_no_value():
     *_, fix = _read("I live in Kraków.", "Correction about my sister: she is fine.")
     assert not any(op == "correct" for op, *_ in fix)

@@ -379,6 +379,14 @@ def test_a_word_like_system_inside_chat_is_just_a_word():
             "Big news: I accepted offer from Medivera! Start 1 August, as a specialist.",
             ("supersede", "Maya", "works_at", "Medivera", "2025-08-01"),
         ),
+        (
+            "We have project Rumianek, a migration. Deadline is end of May, 31 May.",
+            ("assert", "Rumianek", "deadline", "2025-05-31", "2025-03-12"),
+        ),
+        (
+            "Mirela moved Lipa deadline to 29 May. One month less.",
+            ("supersede", "Lipa", "deadline", "2025-05-29", "2025-03-12"),
+        ),
         # a job at a school is work there, not study
         (
             "Jonas got job at Schiller-Gymnasium in Dresden!",
@@ -424,6 +432,7 @@ def test_chat_shapes_beyond_full_sentences(text, expected):
         "I finally retired the crack phone",  # retiring a thing is no retirement
         "I GOT PROMOTED",  # shouted news is no possession
         "I'm in Trouble now",  # a common word is no place
+        "I joined Ukrainian choir here",  # a group joined is no employer
     ],
 )
 def test_shapes_that_state_no_such_fact(text):

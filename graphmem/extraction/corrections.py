@@ -140,7 +140,10 @@ def _target(x: Turn, c: Clause, wrong: str | None) -> tuple[str, str] | None:
 # "sorry Kasia", "sorry mama" (no comma): said to someone, not a value corrected
 _VOCATIVE = re.compile(r"(?i)\bsorry[ \t]+$")
 # "Correction about my sister": what a correction is about, not the right value
-_NOT_A_VALUE = re.compile(r"(?i)\s*(?:about|regarding|re|on|to|for|from|with|of)\b")
+# or whose it is ("sorry, my girlfriend, I keep calling Maren my roommate")
+_NOT_A_VALUE = re.compile(
+    r"(?i)\s*(?:about|regarding|re|on|to|for|from|with|of|my|your|his|her|our|their)\b"
+)
 
 
 def _completed(value: str, wrong: str | None, known: str | None) -> str:

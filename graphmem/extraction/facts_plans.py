@@ -37,6 +37,10 @@ _ERRANDS = frozenset(
 _PLAN_SKIP = frozenset(words("be have need try say tell ask think wait let see get do"))
 
 
+def _one_day(te) -> bool:
+    return te.interval.end - te.interval.start <= timedelta(days=1)
+
+
 def deadline_date(
     x: Turn, c: Clause, after: int, within: int | None = None
 ) -> tuple[str, str] | None:
@@ -59,6 +63,9 @@ def deadline_date(
     if not found:
         return None
     te = found[0]
+    # "end of May, 31 May": the one day said after the vaguer phrase, inside it
+    te = next((t for t in found[1:] if _one_day(t) and te.interval.contains(t.interval.start)
+               and not _one_day(te)), te)  # fmt: skip
     moment = te.interval.start
     if te.kind in ("until", "before") or is_open_start(moment):
         moment = te.interval.end - timedelta(microseconds=1)
@@ -87,6 +94,12 @@ DEADLINE_MILESTONE = pattern(
     r"first\s+power|energi[sz]ation|completion)"
     r"(?:\s+(?i:date))?\s*(?:(?i:is|was|will\s+be|is\s+now|now|moved\s+to|pushed\s+to|by)\b|[:\-–—]|"
     r"(?=\s*\d))"
+)
+# "Mirela moved Lipa deadline to 29 May": the verb before the project's deadline
+DEADLINE_VERB_FIRST = pattern(
+    r"(?i:moved|pushed|shifted|changed|postponed|brought\s+forward|pulled\s+forward|bumped)\s+"
+    r"(?:(?i:the|our|my)\s+)?(?P<proj>(?-i:[A-Z][\w\-]+))(?:['’]s)?\s+(?i:deadline|due\s+date|"
+    r"launch|submission|go-?live)\s+(?i:to|until)\s+"
 )
 # "Meridian moved to January 30", "Beacon slipped to March 3": a named thing moved to a date
 DEADLINE_SLID = pattern(
@@ -161,11 +174,13 @@ def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
             )
         )
     # "pushed to the 14th": the date is what it moved to ("moved to my crew last week" is not)
-    within = {DEADLINE_MOVED: 8, DEADLINE_SLID: 1}.get(m.re)
+    within = {DEADLINE_MOVED: 8, DEADLINE_SLID: 1, DEADLINE_VERB_FIRST: 8}.get(m.re)
     date = deadline_date(x, c, m.end(), within=within)
     if not subject or not date:
         return []
-    moved = m.re in (DEADLINE_MOVED, DEADLINE_SLID) or bool(_CHANGED.search(c.s))
+    moved = m.re in (DEADLINE_MOVED, DEADLINE_SLID, DEADLINE_VERB_FIRST) or bool(
+        _CHANGED.search(c.s)
+    )
     op = "supersede" if _CHANGED.search(c.s) else "assert"
     return [Draft(op, subject, "deadline", date[0], x.ts, POS_INF, c.span, date[1],
                   change=moved)]  # fmt: skip

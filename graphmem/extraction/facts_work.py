@@ -154,6 +154,8 @@ def join(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     found = entity(c, m.end(), lowercase_ok=not verb.startswith("join"))
     if not found:
         return []
+    if _GROUP_NOUN.match(c.s, found[1]):
+        return None  # "I joined Ukrainian choir", "joined the Leeds running club": no job
     if aspect == "future" and time_in(c, found[:2]) is None:
         return []
     degree = re.search(
@@ -164,6 +166,12 @@ def join(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     predicate = "studies_at" if degree else "works_at" if hired else _employer(found[2])
     out = emit(x, c, m, predicate, [found[2]], aspect, obj_span=found[:2])
     return out + _title_after(x, c, m, found[1], aspect) if out and not degree else out
+
+
+_GROUP_NOUN = re.compile(
+    r"\s+(?:[a-z]+\s+)?(?:choir|club|team|gym|band|class|group|league|orchestra|society|"
+    r"circle|crew|squad|community)\b"
+)
 
 
 # Chat leaves out "I got": "new job at jd sports starting sat", "new gig!! at Monzo"

@@ -120,6 +120,7 @@ RULES: tuple[Rule, ...] = (
     Rule("deadline_by", facts_plans.DEADLINE_BY, facts_plans.deadline),
     Rule("deadline_milestone", facts_plans.DEADLINE_MILESTONE, facts_plans.dated_deadline),
     Rule("deadline_slid", facts_plans.DEADLINE_SLID, facts_plans.dated_deadline),
+    Rule("deadline_verb_first", facts_plans.DEADLINE_VERB_FIRST, facts_plans.deadline),
     Rule("birthday", facts_identity.BIRTHDAY, facts_identity.birthday),
     Rule("born_on", facts_identity.BORN_ON, facts_identity.birthday),
     Rule("name_is", facts_identity.NAME_IS, facts_identity.name),
