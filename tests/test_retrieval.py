@@ -173,3 +173,15 @@ def test_newer_statement_on_a_topic_ranks_first(tmp_path):
     result = memory.search(question, scope="u", reference="2023-03-16")
     assert [s for s, _ in result.sessions()][:2] == ["mar", "jan"]
     memory.close()
+
+
+def test_an_embedding_call_larger_than_the_cache_returns_every_vector():
+    # filling the text cache must not evict a vector the same call still returns
+    from graphmem.retrieval.embedder import MiniLMEmbedder
+
+    embedder = MiniLMEmbedder(cache_size=2)
+    (first,) = embedder.embed(["thank you"])
+    batch = embedder.embed(["thank you", "one", "two", "three", "thank you"])
+    assert batch.shape == (5, 384)
+    assert (batch[0] == first).all() and (batch[4] == first).all()
+    assert len(embedder._cache) == 2

@@ -124,17 +124,21 @@ class MiniLMEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         with self._lock:
-            missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+            # this call's vectors are kept apart from the cache: filling the cache may
+            # evict a text this very call still has to return (a long load past 50,000)
+            unique = list(dict.fromkeys(texts))
+            vectors = {t: self._cache[t] for t in unique if t in self._cache}
+            missing = [t for t in unique if t not in vectors]
             if missing:
-                vectors = self._encode(missing)
-                for text, vector in zip(missing, vectors, strict=True):
-                    self._cache[text] = vector
-                while len(self._cache) > self._cache_size:
-                    self._cache.popitem(last=False)
+                vectors.update(zip(missing, self._encode(missing), strict=True))
             out = np.empty((len(texts), self.dimensions), dtype=np.float32)
             for i, text in enumerate(texts):
-                out[i] = self._cache[text]
+                out[i] = vectors[text]
+            for text in unique:
+                self._cache[text] = vectors[text]
                 self._cache.move_to_end(text)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
             return out
 
 
