@@ -123,7 +123,7 @@ CURRENT_BELIEF = TemporalBounds().cypher(row_times("f"))
 CURRENT = TemporalBounds().cypher_text(row_times("f"), {"tb_recorded": "$pos_inf"})
 CURRENT_ROWS = f"""
 UNWIND $families AS fam
-MATCH (f:Fact) USING INDEX f:Fact(scope, subject_id, predicate)
+MATCH (f:Fact) USING INDEX SEEK f:Fact(scope, subject_id, predicate)
 WHERE f.scope = fam.scope AND f.subject_id = fam.subject_id AND f.predicate = fam.predicate
   AND {CURRENT_BELIEF[0]}
 RETURN {FACT_MAP} AS row
@@ -165,13 +165,19 @@ SET n:$($label)
 
 # A row's direct relationship, found from its :Fact node (two hops, then the relationships
 # between its subject and object: never a scan of a busy entity's relationships).
+# Both ends by their ids (hinted), then the relationship between them, so the plan cannot
+# depend on the statistics of the moment: with s and o bound the planner expands from
+# whichever has fewer relationships (Expand(Into)). Unhinted, a plan made on a young
+# database walked every relationship of the object (a city everyone lives in: 2,000-6,000
+# db hits a row, 60% of a batch).
 DIRECT_RELATIONSHIP = (
-    "OPTIONAL MATCH (s:Entity)-[:SUBJECT]->(f)-[:OBJECT]->(o:Entity), (s)-[r {id: f.id}]->(o)"
+    "OPTIONAL MATCH (s:Entity)-[r]->(o:Entity) USING INDEX SEEK s:Entity(id) USING INDEX SEEK o:Entity(id)"
+    " WHERE s.id = f.subject_id AND o.id = f.object_id AND r.id = f.id"
 )
 
 EXPIRE_ROWS = f"""
 UNWIND $expire AS x
-MATCH (f:Fact) USING INDEX f:Fact(id)
+MATCH (f:Fact) USING INDEX SEEK f:Fact(id)
 WHERE f.id = x.id AND {CURRENT}
 WITH f, x, datetime(x.at) AS at, f.caption + x.note AS caption
 SET f.expired_at = at, f.expired_by = x.by, f.caption = caption
@@ -191,7 +197,7 @@ MATCH (s:Entity {{id: row.props.subject_id}})
 OPTIONAL MATCH (o:Entity {{id: row.props.object_id}})
 CALL (row) {{
   WITH row WHERE NOT coalesce(row.given, false)
-  OPTIONAL MATCH (k:Fact) USING INDEX k:Fact(vector_key)
+  OPTIONAL MATCH (k:Fact) USING INDEX SEEK k:Fact(vector_key)
   WHERE k.vector_key = row.vector_key AND k.embedding IS NOT NULL
   WITH row, k LIMIT 1
   OPTIONAL MATCH (x:Embedding {{owner_id: row.vector_key}})
@@ -238,7 +244,7 @@ OPTIONAL MATCH (n:Entity {id: x.owner})
 SET ep.embedding = x.vector, n.embedding = x.vector
 WITH x, ep IS NOT NULL OR n IS NOT NULL AS node
 CALL (x) {
-  OPTIONAL MATCH (f:Fact) USING INDEX f:Fact(vector_key) WHERE f.vector_key = x.owner
+  OPTIONAL MATCH (f:Fact) USING INDEX SEEK f:Fact(vector_key) WHERE f.vector_key = x.owner
   FOREACH (_ IN CASE WHEN f.embedding = x.vector THEN [] ELSE [1] END |
     SET f.embedding = x.vector)
   RETURN count(f) > 0 AS rows
@@ -314,15 +320,15 @@ RETURN collect(id) AS ids
 # Where a row read starts: always an index seek chosen here (with a hint, so the plan
 # does not depend on statistics), then the remaining filters.
 ROW_ANCHORS = {
-    "row_ids": "MATCH (f:Fact) USING INDEX f:Fact(id) WHERE f.id IN $row_ids",
-    "family": "MATCH (f:Fact) USING INDEX f:Fact(scope, subject_id, predicate) "
+    "row_ids": "MATCH (f:Fact) USING INDEX SEEK f:Fact(id) WHERE f.id IN $row_ids",
+    "family": "MATCH (f:Fact) USING INDEX SEEK f:Fact(scope, subject_id, predicate) "
     "WHERE f.scope = $scope AND f.subject_id = $subject_id AND f.predicate = $predicate",
-    "subject": "MATCH (f:Fact) USING INDEX f:Fact(subject_id) WHERE f.subject_id = $subject_id",
+    "subject": "MATCH (f:Fact) USING INDEX SEEK f:Fact(subject_id) WHERE f.subject_id = $subject_id",
     "entity": "CALL () { "
-    "MATCH (f:Fact) USING INDEX f:Fact(subject_id) WHERE f.subject_id = $entity_id RETURN f "
-    "UNION MATCH (f:Fact) USING INDEX f:Fact(object_id) WHERE f.object_id = $entity_id RETURN f }",
-    "object": "MATCH (f:Fact) USING INDEX f:Fact(object_id) WHERE f.object_id = $object_id",
-    "scope": "MATCH (f:Fact) USING INDEX f:Fact(scope) WHERE f.scope = $scope",
+    "MATCH (f:Fact) USING INDEX SEEK f:Fact(subject_id) WHERE f.subject_id = $entity_id RETURN f "
+    "UNION MATCH (f:Fact) USING INDEX SEEK f:Fact(object_id) WHERE f.object_id = $entity_id RETURN f }",
+    "object": "MATCH (f:Fact) USING INDEX SEEK f:Fact(object_id) WHERE f.object_id = $object_id",
+    "scope": "MATCH (f:Fact) USING INDEX SEEK f:Fact(scope) WHERE f.scope = $scope",
 }
 
 
@@ -376,8 +382,8 @@ UNWIND $episodes AS x MATCH (e:Episode {id: x.id}) SET e.search_text = x.search_
 DEGREES = """
 UNWIND $ids AS id
 RETURN id,
-  COUNT { MATCH (f:Fact) USING INDEX f:Fact(subject_id) WHERE f.subject_id = id AND f.scope = $scope }
-  + COUNT { MATCH (f:Fact) USING INDEX f:Fact(object_id) WHERE f.object_id = id AND f.scope = $scope }
+  COUNT { MATCH (f:Fact) USING INDEX SEEK f:Fact(subject_id) WHERE f.subject_id = id AND f.scope = $scope }
+  + COUNT { MATCH (f:Fact) USING INDEX SEEK f:Fact(object_id) WHERE f.object_id = id AND f.scope = $scope }
   AS degree
 """
 
@@ -421,7 +427,7 @@ OPTIONAL MATCH (ep:Episode {id: id})
 OPTIONAL MATCH (n:Entity {id: id})
 OPTIONAL MATCH (e:Embedding {owner_id: id})
 WITH id, coalesce(ep.embedding, n.embedding, e.embedding,
-  COLLECT { MATCH (f:Fact) USING INDEX f:Fact(vector_key)
+  COLLECT { MATCH (f:Fact) USING INDEX SEEK f:Fact(vector_key)
             WHERE f.vector_key = id AND f.embedding IS NOT NULL
             RETURN f.embedding LIMIT 1 }[0]) AS vector
 WHERE vector IS NOT NULL
@@ -446,14 +452,15 @@ RETURN COUNT {{ (f:Fact) WHERE $scope IS NULL OR f.scope = $scope }} AS rows,
 # Every statement starts from the scope (an index seek on ``scope``, pinned by a hint)
 # or from the search index, never from a time index whose entries are every tenant's.
 SCOPE_SIZE = (
-    "MATCH (x:{label}) USING INDEX x:{label}(scope) WHERE x.scope = $scope RETURN count(x) AS n"
+    "MATCH (x:{label}) USING INDEX SEEK x:{label}(scope) WHERE x.scope = $scope "
+    "RETURN count(x) AS n"
 )
 
 LABEL_SIZE = "MATCH (x:{label}) RETURN count(x) AS n"
 
 # A small scope: every allowed entry of the scope scored exactly (cost: the scope's rows).
 EXACT_VECTOR_SEARCH = """
-MATCH (x:{label}) USING INDEX x:{label}(scope)
+MATCH (x:{label}) USING INDEX SEEK x:{label}(scope)
 WHERE {where} AND size(x.embedding) = size($vector)
 WITH x, vector.similarity.cosine(x.embedding, $vector) AS similarity
 ORDER BY similarity DESC, x.id
@@ -478,7 +485,7 @@ RETURN x.id AS id, 2 * similarity - 1 AS score
 # indexes are created (every write sets it since).
 SCOPES_WITHOUT_KEY = "MATCH (x:{label}) WHERE x.scope_key IS NULL RETURN DISTINCT x.scope AS scope"
 SET_SCOPE_KEY = """
-MATCH (x:{label}) USING INDEX x:{label}(scope) WHERE x.scope = $scope AND x.scope_key IS NULL
+MATCH (x:{label}) USING INDEX SEEK x:{label}(scope) WHERE x.scope = $scope AND x.scope_key IS NULL
 CALL (x) {{ SET x.scope_key = $key }} IN TRANSACTIONS OF 10000 ROWS
 """
 
