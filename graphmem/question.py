@@ -281,6 +281,8 @@ def read_question(
             subject, unknown = known.get(first, first), None
             if known_names is not None and first not in known:
                 unknown = first
+    if predicate is not None and unknown is None and known_names is not None:
+        unknown = _unheard_of(timeless, subject or owner, owner, known_names, facts_of)
     if predicate is None and _WHEN.search(low) and facts_of is not None:
         # "when'd we get Mango?": the value names the predicate, if the store knows it
         value = _when_object(main, subject, owner)
@@ -506,6 +508,27 @@ def _subject(main, low, owner, predicate, known_names, facts_of):
         if known.get(name, name) != owner:
             return known.get(name, name), (None if name in known else name)
     return owner, None
+
+
+def _unheard_of(main: str, subject: str, owner: str, known_names: KnownNames,
+                facts_of: Lookup | None) -> str | None:  # fmt: skip
+    """A name the question is conditioned on that the store never heard of ("my job title
+    at Google?", "what part of Australia did she move to?"): answering without it would
+    answer another question (dev e2e: such answers were all wrong)."""
+    runs = [_strip_possessive(n.group()) for n in _CAPITALISED_RUN.finditer(main)]
+    mine = {normalise_name(w) for name in (subject, owner) for w in (name, *name.split())}
+    named = [
+        n for n in _subnames(runs)
+        if n.lower() not in _NOT_NAMES and normalise_name(n) not in mine
+        and not is_common_word(n) and " " not in n
+    ]  # fmt: skip
+    if not named:
+        return None
+    known = known_names(named)
+    values = " ".join(
+        normalise_name(f.object or "") for f in (facts_of(subject, "") if facts_of else [])
+    )
+    return next((n for n in named if n not in known and normalise_name(n) not in values), None)
 
 
 def _possessed(low: str, name: str) -> bool:

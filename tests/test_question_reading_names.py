@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from graphmem.model import TimelineEntry
 from graphmem.question import read_question
+from graphmem.time.instant import NEG_INF, POS_INF
 
 ASKED = datetime(2026, 3, 10, 15, 0, tzinfo=UTC)
 
@@ -36,3 +38,18 @@ def test_one_pet_asked_for_by_its_species_is_not_answered_with_every_pet():
     # asking about the pets, or whether one is still there, is answerable
     assert _read("Which pets do I have?").predicate == "owns_pet"
     assert _read("did i still have the goldfish last week?").predicate == "owns_pet"
+
+
+def test_a_name_the_question_depends_on_that_the_store_never_heard_of_is_unknown():
+    # answering "my job title at Google?" with the current title answers another question
+    assert _read("what's my job title at Google?").unknown_name == "Google"
+    assert _read("What part of Australia did Leila move to?", ("Leila",)).unknown_name == (
+        "Australia"
+    )
+    # a name the store knows, as an entity or as a value on record, is no obstacle
+    assert _read("when did Bruna move to Lisbon?", ("Bruna", "Lisbon")).unknown_name is None
+    phones = [TimelineEntry(subject="Maya", predicate="phone", object="Pixel 8",
+                            valid_from=NEG_INF, valid_to=POS_INF, fact_ids=("f",))]  # fmt: skip
+    r = read_question("did I still have the Pixel 8 in May?", owner="Maya", reference=ASKED,
+                      known_names=lambda ns: {}, facts_of=lambda s, p: phones)  # fmt: skip
+    assert (r.predicate, r.unknown_name) == ("phone", None)
