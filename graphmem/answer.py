@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from graphmem.extraction.lexicon import PET_SPECIES
 from graphmem.model import Entity, Fact, TimelineEntry, normalise_name
 from graphmem.predicates import PredicateRegistry
 from graphmem.retrieval.hybrid import Hit, SearchResult
@@ -173,6 +174,9 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
     values = _values(rows)
     if r.mode == "when" and r.object is not None:
         values = [v for v in values if normalise_name(v.value) == normalise_name(r.object)]
+    if r.predicate == "owns_pet" and _ASKS_NAME.search(question):
+        # "what's Sem's dog called?": a pet kept by its species has no name to give
+        values = [v for v in values if v.value.casefold() not in PET_SPECIES]
     if r.newest_first:
         values.reverse()
     base = dict(question=question, mode=mode, subject=r.subject, predicate=r.predicate,
@@ -254,6 +258,7 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
     return Answer(**base, answer=text, known=True, values=values)
 
 
+_ASKS_NAME = re.compile(r"(?i)\b(?:called|name[ds]?)\b")
 # a question that expects one member of a set: "what's my cat called?", "who is my friend?"
 _SINGULAR = re.compile(r"(?i)\b(?:what|who)(?:['’]s|\s+is|\s+was)\b|\bname\b|\bcalled\b")
 

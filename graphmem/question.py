@@ -37,8 +37,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from graphmem.extraction.gazetteer import is_place
 from graphmem.extraction.lexicon import PET_SPECIES, relative_name, relative_word
-from graphmem.extraction.truecase import is_common_word
+from graphmem.extraction.truecase import is_common_word, is_dictionary_word
 from graphmem.model import normalise_name
 from graphmem.time.instant import ONE_MICROSECOND, POS_INF, is_infinite, is_open_start
 from graphmem.time.interval import Interval
@@ -69,12 +70,13 @@ _FAVOURITE = tuple(
     )
 )  # fmt: skip
 # (cue regex over the lower-cased question, predicate), most specific first.
+_ANY_SPECIES = "|".join(sorted((re.escape(w) for w in PET_SPECIES), key=len, reverse=True))
 PREDICATE_CUES: tuple[tuple[str, str], ...] = (
     (r"deadline|\bdue\b|launch|release date|ship date|go-live|go live|cut-?off|delivery date|"
      r"\bship(?:s|ping)?\b", "deadline"),
     (r"\bphones?\b|mobile|\bcell\b|smartphone|handset|iphone|android|\bdevice|\bpixel\b|"
      r"\bgalaxy\b", "phone"),
-    (r"\b(?:become|became|becoming|being|promoted to|made) (?:a |an |the )?(?!manager\b|my\b|his\b|her\b|them\b)\w+", "job_title"),
+    (r"\b(?:become|became|becoming|being|promoted to|made) (?:a |an |the )?(?!manager\b|my\b|his\b|her\b|them\b|vegan|vegetarian|veggie|pescatarian|keto|gluten|plant|meat|dairy)\w+", "job_title"),
     (r"manager|\bboss|\breport(?:s|ed|ing)?\b(?! card)|supervisor|answer(?:s|ed|ing)? to|"
      r"line manager|team lead|\bmanag(?:es?|ing)\b|in charge of (?:me|him|her)|superior|"
      r"work(?:s|ed|ing)? under\b|under whom|head of (?:department|dept)|department head|\bhod\b",
@@ -82,7 +84,7 @@ PREDICATE_CUES: tuple[tuple[str, str], ...] = (
     (r"partner|\bwife|husband|hubby|missus|spouse|girlfriend|boyfriend|\bbf\b|\bgf\b|"
      r"other half|better half|significant other|married|\bdat(?:ing|ed)\b|\bon a date\b|\bseeing\b|part(?:ed)? ways|"
      r"split up|"
-     r"going out with|got together|together with|with whom|fianc|\bengaged\b(?!\s+(?:on|in)\b)|\bin love|"
+     r"going out with|going steady|\bnovi[oa]\b|got together|together with|with whom|fianc|\bengaged\b(?!\s+(?:on|in)\b)|\bin love|"
      r"\bin a relationship|\bsweetheart|\bsplit\b|break(?:ing)? up|broke up", "partner"),
     (r"job title|\btitles?\b(?! of (?:my|the|his|her|their) (?:thesis|book|paper|song|album|film|movie|talk|article|dissertation|novel|poem))|\brole\b|position|occupation|profession|do for (?:a living|work|money)|"
      r"work(?:ing|ed)? as\b|what (?:kind of|sort of) (?:work|job)|"
@@ -91,6 +93,10 @@ PREDICATE_CUES: tuple[tuple[str, str], ...] = (
      r"doing for (?:work|a living)|promot", "job_title"),
     (r"\bpets?\b|\bdogs?\b|\bcats?\b|pupp(?:y|ies)|kitten|\banimals?\b|fur ?bab(?:y|ies)|"
      r"critters?|\bhamster|\brabbits?|\bparrot|\bfish\b|goldfish", "owns_pet"),
+    # "what are my hens called?", "what's Yolanda's chihuahua called?": any species, asked
+    # for its name
+    (rf"\b(?:{_ANY_SPECIES})(?:s|es)?\b.*\b(?:called|name[sd]?)\b|"
+     rf"\b(?:called|name[sd]?)\b.*\b(?:{_ANY_SPECIES})(?:s|es)?\b", "owns_pet"),
     (r"projects?|working on(?!\s+(?:the\s+)?(?:\d|\w+day\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)))|assigned to|\bon (?:the )?team for|rolled (?:off|onto)|(?:put|got put) on\b", "works_on"),
     (r"employer|compan(?:y|ies)|\bfirm\b|organi[sz]ation|employ|workplace|"
      r"\bwork(?:s|ed|ing)?\s+(?:at|for)\b|who (?:do|does|did|am|is|was) \w+ (?:work|working) for|"
@@ -158,7 +164,7 @@ _TIMELINE = re.compile(
 )
 _NOW = PRESENT  # words naming the present: graphmem.time.window, which search reads by too
 _WHEN = re.compile(
-    r"^\s*(?:so\s+|and\s+|hey,?\s+|ok,?\s+)?(?:when|(?:the\s+)?date\b|what (?:date|day|month|year|time)|since when|how long ago|on what date|in what year|which (?:year|month|day)|(?:from|since|as of) what (?:date|day|month|year|point)|on which (?:date|day))\b"
+    r"^\s*(?:so\s+|and\s+|hey,?\s+|ok,?\s+)?(?:when|(?:the\s+)?date\b|what (?:date|day|month|year|time)|since when|how long ago|on what date|in what year|which (?:year|month|day)|(?:from|since|as of) (?:what|which) (?:date|day|month|year|point)|on which (?:date|day))\b"
 )
 _HOW_LONG = re.compile(r"^\s*(?:so\s+|and\s+)?how long\b(?!\s+ago)")
 _DATE_ASKED = re.compile(r"\b(?:what|which) (?:date|day)\b")
@@ -175,7 +181,7 @@ _ORDER_NEWEST = re.compile(
 )
 _SINCE_WE_MET = re.compile(
     r"(?i)\s*\b(?:ever\s+)?(?:since|from\s+when)\s+(?:we|you\s+and\s+i|i)\s+(?:first\s+)?"
-    r"(?:started|began|start)\s+(?:talking|chatting|this|using\s+you)\b"
+    r"(?:started|began|start)\s+(?:talking|chatting|writing|texting|messaging|this|using\s+you)\b"
 )
 # Time anchored on another fact: "just before I relocated to Denver", "since I started at X"
 _ANCHOR = re.compile(
@@ -235,6 +241,7 @@ def read_question(
 ) -> Reading:
     """Read ``question`` (asked at ``reference`` by ``owner``) into a :class:`Reading`."""
     question = _plain_times(" ".join(question.replace("’", "'").split()))
+    question = _asked_part(question, reference)
     # "who am I working for (besides my cats lol)?": an aside is not what is asked
     without_asides = _ASIDE.sub("", question)
     question = without_asides if re.search(r"\w", without_asides) else question
@@ -345,6 +352,25 @@ def read_question(
         mode = "timeline" if span.is_open_ended and not is_open_start(span.start) else "past"
         return Reading(**base, mode=mode, window=span, time_text=text, newest_first=newest)
     return Reading(**base, mode="current")
+
+
+# Where one sentence of a message ends: not after "Dr." or "St." (a name goes on).
+_SENTENCE_END = re.compile(r"(?<![A-Z])(?<!\b(?:Dr|Mr|Ms|St|Jr|Sr|Mt))(?<!\bMrs)[.!?:;]+\s+")
+
+
+def _asked_part(question: str, reference: datetime) -> str:
+    """The sentence that asks, without the talk around it: "Good morning mijo, quick one
+    for you: what town am I living in these days?", "Which phone do I have now? Mateo is
+    asking for a charger". A sentence around it that says a time stays ("On 2025/06/01:
+    where did you have me living?")."""
+    cuts = [0] + [m.end() for m in _SENTENCE_END.finditer(question)] + [len(question)]
+    parts = [question[a:b] for a, b in zip(cuts, cuts[1:], strict=False) if question[a:b].strip()]
+    asking = next((i for i, p in enumerate(parts) if p.rstrip().endswith("?")), None)
+    if asking is None or len(parts) == 1:
+        return question
+    kept = [p for i, p in enumerate(parts)
+            if i == asking or find_time_expressions(p, reference)]  # fmt: skip
+    return "".join(kept).strip()
 
 
 def _without_times(text: str, reference: datetime, tz) -> str:
@@ -503,11 +529,72 @@ def _subject(main, low, owner, predicate, known_names, facts_of):
     ]
     named = [n for n in _subnames(named) if n.lower() not in _NOT_NAMES and n != owner]
     known = known_names(named) if known_names is not None and named else {}
+    if facts_of is not None:
+        # "After the Utrecht move, which company will I work for?": a place is no subject
+        # unless the store has facts about it
+        named = [n for n in named if not (is_place(n) and n in known) or facts_of(known[n], "")]
     if named:
         name = next((n for n in named if n in known), named[0])
         if known.get(name, name) != owner:
             return known.get(name, name), (None if name in known else name)
+    if known_names is not None:
+        typed_lower = _lowercase_subject(main, owner, known_names, facts_of)
+        if typed_lower is not None:
+            return typed_lower
     return owner, None
+
+
+_LOWER_WORD = re.compile(r"\b[a-z][a-z'’-]+")
+
+
+def _lowercase_subject(main: str, owner: str, known_names: KnownNames,
+                       facts_of: Lookup | None) -> tuple[str, str | None] | None:  # fmt: skip
+    """A name typed in lower case where a subject stands ("where does lotte live now?",
+    "what are ilse's hobbies?"): the person the store has facts about by that name, else,
+    for a word no dictionary knows, a name it never heard of. Never the owner's own
+    facts: "where does yara live?" answered with the owner's city is a wrong answer."""
+    spots = [
+        (m, m.group().endswith(("'s", "’s")))
+        for m in _LOWER_WORD.finditer(main)
+        if _SUBJECT_BEFORE.search(main[: m.start()])
+        or _SUBJECT_AFTER.match(main[m.end() :])
+        or m.group().endswith(("'s", "’s"))
+    ]
+    mine = normalise_name(owner)
+    names = [
+        (_strip_possessive(m.group()), possessive)
+        for m, possessive in spots
+        if len(_strip_possessive(m.group())) > 2
+        and _strip_possessive(m.group()) not in _NOT_NAMES
+        and not _FIRST_PERSON.fullmatch(m.group())
+        and normalise_name(_strip_possessive(m.group())) != mine
+    ]
+    if not names:
+        return None
+    known = known_names([n for n, _ in names])
+    for name, _ in names:
+        person = known.get(name)
+        if person is not None and person != owner and (facts_of is None or facts_of(person, "")):
+            return person, None
+    for name, possessive in names:
+        at = main.find(name)
+        if (
+            name not in known
+            and not is_dictionary_word(name)
+            and name not in _CHAT_NOISE
+            and (
+                possessive
+                or (
+                    _SUBJECT_BEFORE.search(main[:at])
+                    and _SUBJECT_AFTER.match(main[at + len(name) :])
+                )
+            )
+        ):
+            return name.capitalize(), name.capitalize()
+    return None
+
+
+_CHAT_NOISE = frozenset("haha hahaha hehe lol lmao lmfao omg pls plz thx tbh ngl btw idk".split())
 
 
 def _unheard_of(main: str, subject: str, owner: str, known_names: KnownNames,

@@ -25,7 +25,9 @@ REL_IS = pattern(
     # "my manager at Quarry is Aisha": where the relation holds
     r"(?:\s+(?i:at|in|on)\s+(?:(?i:the)\s+)?[A-Z][\w&'’.\-]*(?:\s+[A-Z][\w&'’.\-]*){0,2})?"
     # "my line manager's called Bernie"
-    r"(?:\s+(?i:is|are|'s|’s)|['’]s(?=\s+(?i:called|named)\b))"
+    r"(?:\s+(?i:is|are|'s|’s)|['’]s(?=\s+(?i:called|named)\b)"
+    # "from January my manager will be Joost": a change to come, dated or next to one
+    r"|(?P<will>\s+(?i:will|is\s+going\s+to)\s+be|['’]ll\s+be))"
     # "our new manager is a fellow named Gord": a person described, then named
     r"\s+(?i:now\s+|called\s+|named\s+|(?:a|an|this|some)\s+(?:[a-z]+\s+){0,2}?"
     r"(?:fellow|guy|man|woman|lady|bloke|chap|girl|person|someone|gentleman)\s+"
@@ -61,6 +63,8 @@ def relation(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     verb = (m.groupdict().get("v") or "").lower()
     is_new = bool(re.search(r"(?i)\bnew\b", m.group(0))) or verb in ("got", "adopted", "rescued")
     aspect = "past" if verb == "had" else "change" if is_new else "state"
+    if m.groupdict().get("will"):
+        aspect = "future"
     return emit(x, c, m, predicate, people, aspect, subject=x.episode.speaker)
 
 

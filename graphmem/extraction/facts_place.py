@@ -29,6 +29,11 @@ _LIVE_FORMS = {r"lived|resided": "past", r"settled": "change"}
 
 def _place(x: Turn, c: Clause, pos: int):
     found = _named_place(c, pos)
+    if found is not None and not is_place(found[2]):
+        # "Moved to Fukuoka 7/1": a date the time grammar did not take is not the name
+        bare = re.sub(r"(?:\s+\d[\d/.]*)+$", "", found[2])
+        if bare != found[2] and is_place(bare):
+            found = (found[0], found[0] + len(bare), bare)
     if found is None or found[2] in PLACES or is_place(found[2]):
         return found
     city = _city_around(x, c, found[1])  # "a flat in Arroios" after "Olá from LISBOA!!"
@@ -185,6 +190,37 @@ MOVE = pattern(
 
 def moves(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     return lives(x, c, m, _MOVE_FORMS)
+
+
+# A move whose place was said just before: "found a flat in Utrecht, we move on 1
+# September", "Writing from Fukuoka now! Moved on 1 July as planned", "Hallo from
+# Amsterdam! We arrived 6 September", or the offer in Fukuoka of the turn before and "I
+# move on 2024/07/01" in this one. The verb stands alone: a "to"/"in"/"out" after it is
+# another rule's (or another kind of move: "moved in with", "moved teams").
+MOVE_BARE = pattern(
+    r"<SUBJ><AUX>\s+(?:(?i:finally|officially|actually|just|all)\s+)*"
+    r"(?P<v>(?i:moved|move|moves|moving|relocated|relocate|relocating|arrived))\b"
+    r"(?!\s+(?i:to|into|in|out|from|away|back|house|home|flat|apartment|jobs?|teams?|"
+    r"departments?|desks?|offices?|up|over|on\s+(?!\d|the\s+\d|\w+day|[A-Z])|here|there|"
+    r"it|them|the|my|our|her|his|their|a|an|this|that|forward|ahead|along|fast|quickly|"
+    r"slowly|around|abroad|overseas|somewhere|again)\b)"
+)
+_PAST_MOVE = frozenset({"moved", "relocated", "arrived"})
+
+
+def move_bare(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """A move to the place named last before it, in this turn or the one before: dated,
+    or told as done ("moved", "arrived"), never for a stay ("arrived at the hotel")."""
+    verb = m.group("v").lower()
+    if _PASSING.search(x.text) or (verb not in _PAST_MOVE and time_in(c) is None):
+        return None
+    place = x.place_before(c.start)
+    if place is None or place == x.memory.known.get((x.me or "", "lives_in")):
+        return None
+    aspect = aspect_of(m.group("aux") or "", verb_form(verb, {**_MOVE_FORMS, "arrived": "change"}))
+    if aspect == "future" and time_in(c) is None:
+        return None
+    return emit(x, c, m, "lives_in", [place], aspect)
 
 
 HOME = pattern(

@@ -192,15 +192,18 @@ def new_job(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
 
 # "Nuvemar offered me the job", "Globex hired me", "Acme took me on": the employer first
 HIRED_ME = pattern(
-    r"(?P<org>(?-i:[A-Z][\w&'’.\-]*)(?:\s+(?-i:[A-Z][\w&'’.\-]*)){0,3})\s+(?:(?i:just|finally|actually)\s+)?"
+    r"(?P<org>(?-i:[A-Z][\w&'’.\-]*)(?:\s+(?-i:[A-Z][\w&'’.\-]*)){0,4})\s+(?:(?i:just|finally|actually)\s+)?"
     r"(?i:offered\s+me\s+(?:the|a)\s+(?:job|position|role)|hired\s+me|took\s+me\s+on)\b"
 )
 
 
 def hired_me(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
-    words = clean(m.group("org")).split()
-    while words and (words[0].lower() in NAME_STOPWORDS or is_common_word(words[0])):
-        words.pop(0)  # "Luckily Acme took me on": the sentence's first word is no name
+    words, first = clean(m.group("org")).split(), not re.match(r"(?i)the\s", m.group("org"))
+    while words and (words[0].lower() in NAME_STOPWORDS or (first and is_common_word(words[0]))):
+        # "Luckily Acme took me on": the sentence's first word is no name; but after "The",
+        # "New" starts one ("The New Braunfels Public Library hired me")
+        words.pop(0)
+        first = False
     org = " ".join(words)
     if not x.me or not org:
         return []

@@ -60,3 +60,22 @@ def place_at(text: str, pos: int, limit: int | None = None) -> tuple[int, int, s
             return None
         return start, start + len(raw), name
     return None
+
+
+# Where a place's name is said as a place: "in Fukuoka", "to utrecht", "from Amsterdam".
+_PLACE_SLOT = re.compile(r"(?i)\b(?:in|to|from|into)\s+")
+
+
+def places_named(text: str) -> list[tuple[int, str]]:
+    """The gazetteer places ``text`` names after "in/to/from", in order, with where each
+    starts.
+
+    >>> places_named("got an offer in Fukuoka, and Yui stays in osaka")
+    [(15, 'Fukuoka'), (42, 'Osaka')]
+    """
+    found = []
+    for m in _PLACE_SLOT.finditer(text):
+        place = place_at(text, m.end())
+        if place is not None:
+            found.append((place[0], place[2]))
+    return found

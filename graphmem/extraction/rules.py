@@ -39,6 +39,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 from graphmem.extraction import (
@@ -154,6 +155,7 @@ RULES: tuple[Rule, ...] = (
     Rule("report_to", facts_work.REPORT_TO, facts_work.reports_to),
     Rule("no_manager", facts_work.NO_MANAGER, facts_work.no_manager, negatable=True),
     Rule("move", facts_place.MOVE, facts_place.moves),
+    Rule("move_bare", facts_place.MOVE_BARE, facts_place.move_bare),
     Rule("live", facts_place.LIVE, facts_place.lives),
     Rule("home", facts_place.HOME, facts_place.home),
     Rule("be_in", facts_place.BE_IN, facts_place.be_in),
@@ -261,6 +263,26 @@ def without_aside(predicate: str, value: str | None) -> str | None:
         return value
     cut = _ASIDE.sub("", value).strip()
     return cut or value
+
+
+# "Honestly now Kotlin is my favourite": a word about the time or the speaker's mood that
+# stood before the value is not part of it
+_LEADING_ADVERB = re.compile(
+    r"(?i)^(?:(?:now|currently|honestly|actually|definitely|probably|still|also|"
+    r"officially|finally|these\s+days|at\s+the\s+moment)\s+)+(?=\S)"
+)
+
+
+def plain_value(predicate: str, value: str | None, at: datetime) -> str | None:
+    """The value without a leading "now"/"honestly", or None where what was read is only
+    a time ("my new manager since monday is sanne" read "Since Monday" as the manager)."""
+    if value is None or _PREDICATES.get(predicate).object_type in ("Date", "Age"):
+        return value
+    value = _LEADING_ADVERB.sub("", value)
+    times = find_time_expressions(value, at)
+    if times and times[0].span == (0, len(value)):
+        return None
+    return value
 
 
 # a turn or sentence that announces whom it is about: "Rafa news!!", "Update on Rafa:"
@@ -415,6 +437,7 @@ class RuleExtractor:
                 add(x, draft)
         for draft in swapped_values(x):
             add(x, draft)
+        x.remember_places()
         return self._finish(x)
 
     def _recalled(
@@ -487,7 +510,12 @@ class RuleExtractor:
             new = changed.get((d.subject, d.predicate))
             if d.op == "assert" and new and new.casefold() != (d.object or "").casefold():
                 continue
-            d.object = without_aside(d.predicate, d.object)
+            value = plain_value(
+                d.predicate, without_aside(d.predicate, d.object), episode.timestamp
+            )
+            if value is None and d.object is not None:
+                continue
+            d.object = value
             if not d.side:
                 x.memory.last = (d.subject, d.predicate)
             pred = _PREDICATES.get(d.predicate)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from graphmem.extraction.clauses import Clause
+from graphmem.extraction.gazetteer import places_named
 from graphmem.extraction.lexicon import (
     NAME_STOPWORDS,
     PET_SPECIES,
@@ -76,6 +77,9 @@ class SpeakerMemory:
 
     # the start of the last future change the speaker dated, and the turn that dated it
     future: tuple[datetime, int] | None = None
+    # the places the speaker's last turn named, and that turn: where a move whose place
+    # is left out goes ("I got an offer in Fukuoka." then "I move on 1 July.")
+    places: tuple[list[str], int] = ([], -1)
 
     def upcoming(self, now: datetime) -> datetime | None:
         """The start of a future change dated in this turn or the one before, if still
@@ -85,10 +89,11 @@ class SpeakerMemory:
         return self.future[0]
 
     def next_turn(self, session: str | None) -> None:
-        """A new turn of the speaker; a new session forgets who "he" and "she" were."""
+        """A new turn of the speaker; a new session forgets who "he" and "she" were, and
+        the places said last."""
         self.turn += 1
         if session != self.session:
-            self.recent_people, self.session = [], session
+            self.recent_people, self.session, self.places = [], session, ([], -1)
 
     def named(self, name: str, pronoun: str | None) -> None:
         self.recent_people = [p for p in self.recent_people if p[0] != name][-7:]
@@ -143,6 +148,26 @@ class Turn:
         # turn's correction is about
         self.recalled: tuple[str, str, str | None] | None = None
         self.recalled_unread = False  # one was said, but no rule could read it
+
+    def place_before(self, pos: int) -> str | None:
+        """The place named last before ``pos`` in this turn, else last in the speaker's
+        turn just before (same session)."""
+        here = [name for at, name in self._own_places() if at < pos]
+        if here:
+            return here[-1]
+        names, turn = self.memory.places
+        return names[-1] if names and turn == self.memory.turn - 1 else None
+
+    def remember_places(self) -> None:
+        """Keep this turn's places for a move the next turn leaves without one."""
+        self.memory.places = ([name for _, name in self._own_places()], self.memory.turn)
+
+    def _own_places(self) -> list[tuple[int, str]]:
+        """The places this turn names, less those read as someone else's ("my sister
+        lives in Paris")."""
+        others = {d.object for d in (*self.drafts, *self.clause_drafts)
+                  if d.subject != self.me and d.object}  # fmt: skip
+        return [(at, name) for at, name in places_named(self.text) if name not in others]
 
     @property
     def me(self) -> str | None:

@@ -94,7 +94,7 @@ def resolve_iso(m: re.Match, ctx: Ctx) -> Period:
 
 
 def resolve_iso_month(m: re.Match, ctx: Ctx) -> Period:
-    return _month_period(int(m["y"]), int(m["mo"]))
+    return _month_period(int(m["y"]), int(m["mo"] or m["mo2"]))
 
 
 def resolve_ymd(m: re.Match, ctx: Ctx) -> Period:
@@ -227,6 +227,17 @@ def resolve_week_of(m: re.Match, ctx: Ctx) -> Period | None:
         return None
     start = ctx.from_utc(inner[0].interval.start)
     start = datetime(start.year, start.month, start.day)
+    return Period(start, start + timedelta(days=7), "week")
+
+
+def resolve_iso_week(m: re.Match, ctx: Ctx) -> Period | None:
+    """ "week 7 of 2025", "in week 5" (of the year spoken in): ISO weeks, Monday first."""
+    year = m.groupdict().get("y")
+    week, year = int(m["wk"]), int(year) if year else ctx.ref.year
+    try:
+        start = datetime.fromisocalendar(year, week, 1)
+    except ValueError:  # week 53 of a year with 52
+        return None
     return Period(start, start + timedelta(days=7), "week")
 
 

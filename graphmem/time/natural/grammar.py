@@ -18,6 +18,7 @@ from graphmem.time.natural.dates import (
     resolve_decade,
     resolve_iso,
     resolve_iso_month,
+    resolve_iso_week,
     resolve_just_gone,
     resolve_last_day_of,
     resolve_month,
@@ -111,6 +112,8 @@ def _rule(body: str, resolve: Resolver, need: str = "", *, clock: bool = False) 
     return _Rule(pattern, resolve, need, clock)
 
 
+_ISO_WEEK = r"(?:ISO\s+)?(?:week|wk|uke|vecka|Woche|KW)\s*(?P<wk>[1-9]|[1-4]\d|5[0-3])\b"
+
 RULES: list[_Rule] = [
     # now, days
     _rule(
@@ -172,6 +175,17 @@ RULES: list[_Rule] = [
         resolve_iso,
     ),
     _rule(r"(?P<y>\d{4})-(?P<mo>0[1-9]|1[0-2])(?!-\d)", resolve_iso_month),
+    # ISO week numbers, as shift workers and Scandinavians date things
+    _rule(
+        rf"{_ISO_WEEK}\s*(?:of|,|in)?\s*(?P<y>(?:19|20)\d{{2}})",
+        resolve_iso_week,
+    ),
+    _rule(_ISO_WEEK, resolve_iso_week, need="prep"),  # "in week 5": of the year spoken in
+    # "in 2024/06", "2025.01": a month written year first, as in Japan or China
+    _rule(
+        r"(?P<y>(?:19|20)\d{2})(?:/(?P<mo>0?[1-9]|1[0-2])|\.(?P<mo2>0[1-9]|1[0-2]))(?![/.]?\d)",
+        resolve_iso_month,
+    ),
     _rule(
         rf"(?P<y>\d{{4}})(?P<sep>[/.])(?P<mo>\d{{1,2}})(?P=sep)(?P<d>\d{{1,2}})(?:\s*\({_WD}\))?",
         resolve_ymd,

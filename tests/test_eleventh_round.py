@@ -1,0 +1,151 @@
+"""Shapes found on the eleventh round's dev conversations (haruto, fenna, dolores):
+moves whose place was said just before, a manager still to come, values that are only a
+time, questions typed in lower case or wrapped in small talk, year-first months."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from graphmem.extraction.rules import RuleExtractor
+from graphmem.model import Episode
+from graphmem.question import read_question
+from graphmem.time.natural import find_time_expressions
+
+ASKED = datetime(2026, 2, 4, 10, 0, tzinfo=UTC)
+
+
+def _read_turns(*turns: tuple[str, str]) -> list[set[tuple]]:
+    """Each turn's facts, read in order by one extractor (so it remembers the turns before)."""
+    extractor, out = RuleExtractor(), []
+    for n, (when, text) in enumerate(turns):
+        episode = Episode(scope="s", session="a", turn=n, speaker="Maya", role="user",
+                          text=text, timestamp=when)  # fmt: skip
+        out.append({
+            (f.op, f.subject, f.predicate, f.object, f.valid_from.date().isoformat())
+            for f in extractor.extract(episode)
+        })  # fmt: skip
+    return out
+
+
+def test_a_move_takes_the_place_said_before_it_in_the_turn():
+    [facts] = _read_turns(
+        ("2024-07-27T10:00:00Z", "found a flat in utrecht, we move on 1 september")
+    )
+    assert ("supersede", "Maya", "lives_in", "Utrecht", "2024-09-01") in facts
+
+
+def test_a_move_takes_the_place_of_the_turn_before():
+    offer, move = _read_turns(
+        ("2024-04-20T10:00:00Z", "I got an offer from a company in Fukuoka. I accepted!"),
+        ("2024-04-20T10:01:00Z", "I move on 2024/07/01. Yui stays in Osaka for now."),
+    )
+    assert ("supersede", "Maya", "lives_in", "Fukuoka", "2024-07-01") in move
+
+
+def test_a_move_never_takes_someone_elses_home_or_a_trip():
+    [sister] = _read_turns(("2025-09-27T10:00:00Z", "My sister lives in Paris. I moved last year."))
+    assert not any(f[1] == "Maya" and f[2] == "lives_in" for f in sister)
+    [trip] = _read_turns(
+        ("2025-09-27T10:00:00Z", "Greetings from Rome! We arrived yesterday, the hotel is lovely")
+    )
+    assert not any(f[2] == "lives_in" for f in trip)
+    # nothing said before it: no place to take
+    [bare] = _read_turns(("2025-09-27T10:00:00Z", "We moved last month, still unpacking."))
+    assert not any(f[2] == "lives_in" for f in bare)
+
+
+def test_a_place_read_with_a_date_stuck_to_it_is_the_place():
+    [facts] = _read_turns(("2024-08-10T10:00:00Z", "Moved to Fukuoka 7/1 as planned."))
+    assert {f[3] for f in facts if f[2] == "lives_in"} == {"Fukuoka"}
+
+
+def test_a_manager_still_to_come():
+    [facts] = _read_turns(
+        ("2025-12-27T10:00:00Z", "Saskia moves teams, so from January my manager will be Joost.")
+    )
+    assert ("supersede", "Maya", "manager", "Joost", "2026-01-01") in facts
+    [undated] = _read_turns(("2025-12-27T10:00:00Z", "my wife will be happy about it"))
+    assert not undated
+
+
+@pytest.mark.parametrize(
+    ("text", "predicate", "value"),
+    [
+        # a word about the time before the value is not part of it
+        ("Honestly now Kotlin is my favourite language!", "favourite_language", "Kotlin"),
+        # "New" opens the name after "The"
+        ("The New Braunfels Public Library hired me as a library aide.", "works_at",
+         "New Braunfels Public Library"),
+        ("Luckily Acme took me on.", "works_at", "Acme"),
+    ],
+)  # fmt: skip
+def test_values_keep_their_name_and_lose_the_words_around_it(text, predicate, value):
+    [facts] = _read_turns(("2025-01-25T10:00:00Z", text))
+    assert {f[3] for f in facts if f[2] == predicate} == {value}
+
+
+def test_a_value_that_is_only_a_time_is_no_value():
+    [facts] = _read_turns(("2025-01-11T10:00:00Z", "my new manager since monday is sanne."))
+    assert not any(f[2] == "manager" and f[3] == "Since Monday" for f in facts)
+
+
+def _ask(question: str, known: dict[str, str] | None = None, people: tuple[str, ...] = ()):
+    known = known or {}
+    return read_question(
+        question, owner="Fenna", reference=ASKED,
+        known_names=lambda ns: {n: known[n.lower()] for n in ns if n.lower() in known},
+        facts_of=lambda subject, predicate: [1] if subject in people else [],
+    )  # fmt: skip
+
+
+def test_a_name_typed_in_lower_case_is_whom_the_question_asks_about():
+    known = {"lotte": "Lotte", "utrecht": "Utrecht"}
+    r = _ask("on 1 may 2024, where did you think lotte lived?", known, ("Lotte",))
+    assert (r.subject, r.predicate, r.mode) == ("Lotte", "lives_in", "known_at")
+    # a name never heard of is unknown, never the owner's own facts
+    for question in ("where does yara live now?", "what's sem's dog called again?"):
+        r = _ask(question, known, ("Lotte",))
+        assert r.subject != "Fenna" and r.unknown_name is not None
+    # the owner's own questions, and words that are no names, stay the owner's
+    for question in ("where do i live now?", "which phone is mine now?", "who's my boss"):
+        assert _ask(question, known, ("Lotte",)).subject == "Fenna"
+
+
+def test_small_talk_around_the_question_is_not_read():
+    r = _ask("Good morning mijo, quick one for you: what town am I living in these days?",
+             {"good": "Good"})  # fmt: skip
+    assert (r.subject, r.predicate, r.mode, r.unknown_name) == (
+        "Fenna", "lives_in", "current", None)  # fmt: skip
+    r = _ask("Which phone do I have now? Mateo is asking for a charger.", {}, ())
+    assert (r.subject, r.predicate, r.unknown_name) == ("Fenna", "phone", None)
+    # a time said in a sentence of its own is kept
+    r = _ask("On 2025/06/01: where did you have me living?")
+    assert (r.predicate, r.mode) == ("lives_in", "known_at")
+
+
+def test_questions_found_in_the_round():
+    r = _ask("From which day I become vegan?")
+    assert (r.predicate, r.mode) == ("diet", "when")
+    r = _ask("Tell me all the towns I have lived in since we started writing, in order please.")
+    assert (r.predicate, r.mode, r.window) == ("lives_in", "timeline", None)
+    r = _ask("Who was my girlfriend in 2024/06?")
+    assert (r.predicate, r.mode) == ("partner", "past")
+
+
+def test_a_month_written_year_first():
+    [june] = find_time_expressions("in 2024/06", ASKED)
+    assert (june.interval.start.date().isoformat(), june.interval.end.date().isoformat()) == (
+        "2024-06-01", "2024-07-01")  # fmt: skip
+    assert find_time_expressions("deadline 2025.01", ASKED)[0].interval.start.month == 1
+    assert find_time_expressions("it costs 2024.5 euro", ASKED) == []
+
+
+def test_an_iso_week_number():
+    [week] = find_time_expressions("where was I living in week 7 of 2025?", ASKED)
+    assert (week.interval.start.date().isoformat(), week.interval.end.date().isoformat()) == (
+        "2025-02-10", "2025-02-17")  # fmt: skip
+    # without a year, the year spoken in, and only after a preposition
+    assert find_time_expressions("interviewed in week 5", ASKED)[0].interval.start.month == 1
+    assert find_time_expressions("it took a week 5 times", ASKED) == []
