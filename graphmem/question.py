@@ -37,7 +37,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from graphmem.extraction.gazetteer import is_place
 from graphmem.extraction.lexicon import PET_SPECIES, relative_name, relative_word
 from graphmem.extraction.truecase import is_common_word, is_dictionary_word
 from graphmem.model import normalise_name
@@ -193,6 +192,7 @@ _ANCHOR = re.compile(
     r"(?P<clause>(?:i|my|me|we|he|she|they|[a-z]+ing|(?-i:[A-Z])\w+)\b[^?.,;]*)",
     re.I,
 )
+_FUTURE_TENSE = re.compile(r"\b(?:will|won't|shall|going to|gonna)\b|\w'll\b")
 _PAST_TENSE = re.compile(
     r"\b(?:did|was|were|had|used to|back then|previously|before|formerly|at the time|"
     r"lived|worked|moved|had)\b"
@@ -283,6 +283,12 @@ def read_question(
         known = known_names(named) if known_names is not None and named else {}
         # a common word is a project's name when the store knows it ("Lighthouse")
         projects = [n for n in named if n in known or not is_common_word(n)]
+        if not projects and known_names is not None:
+            # "when's the hjerte deadline?": a project typed in lower case the store knows
+            words = [w.group() for w in _LOWER_WORD.finditer(timeless)]
+            words = [w for w in words if w not in _NOT_NAMES and len(w) > 2]
+            known = known_names(words) if words else {}
+            projects = [w for w in words if w in known and known[w] != owner]
         if projects:
             first = next((n for n in projects if n in known), projects[0])
             subject, unknown = known.get(first, first), None
@@ -307,7 +313,9 @@ def read_question(
         return Reading(subject, None, "none", unknown_name=unknown)
     if predicate is None:
         return Reading(subject, None, "none", unknown_name=unknown)
-    times = window_times(main, reference, tz=tz)
+    # "where will I be living in April?": a month without its year is the coming one
+    ahead = "future" if _FUTURE_TENSE.search(low) else "past"
+    times = window_times(main, reference, tz=tz, prefer=ahead)
     window, at, text = _window(times, reference)
     anchored = None
     if window is None and anchor is not None:
@@ -493,7 +501,9 @@ _CAPITALISED = re.compile(r"\b[A-Z][\w'’.-]*")
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*")
 # "what's my rabbit called?": one pet by its species, which the store does not keep
 _SPECIES = "|".join(sorted((re.escape(w) for w in PET_SPECIES), key=len, reverse=True))
-_ONE_PET = re.compile(rf"\b(?:my|our|the)\s+(?:new\s+|little\s+)?(?:{_SPECIES})\b")
+_ONE_PET = re.compile(
+    rf"\b(?:my|our|the)\s+(?:new\s+|little\s+|two\s+|three\s+)?(?:{_SPECIES})(?:s|es)?\b"
+)
 _BARE_RELATIVE = re.compile(r"\b(mum|mom|dad|nan|nana|gran|grandma|grandpa|granny)(?:'s)?\b")
 
 
@@ -529,10 +539,6 @@ def _subject(main, low, owner, predicate, known_names, facts_of):
     ]
     named = [n for n in _subnames(named) if n.lower() not in _NOT_NAMES and n != owner]
     known = known_names(named) if known_names is not None and named else {}
-    if facts_of is not None:
-        # "After the Utrecht move, which company will I work for?": a place is no subject
-        # unless the store has facts about it
-        named = [n for n in named if not (is_place(n) and n in known) or facts_of(known[n], "")]
     if named:
         name = next((n for n in named if n in known), named[0])
         if known.get(name, name) != owner:
@@ -572,10 +578,12 @@ def _lowercase_subject(main: str, owner: str, known_names: KnownNames,
     if not names:
         return None
     known = known_names([n for n, _ in names])
-    for name, _ in names:
-        person = known.get(name)
-        if person is not None and person != owner and (facts_of is None or facts_of(person, "")):
-            return person, None
+    people = [known[n] for n, _ in names if n in known and known[n] != owner]
+    if people:
+        # one the store has facts about first; one it only knows by name is still whom
+        # the question asks about ("I don't know"), never the owner
+        with_facts = [p for p in people if facts_of is None or facts_of(p, "")]
+        return (with_facts or people)[0], None
     for name, possessive in names:
         at = main.find(name)
         if (

@@ -149,3 +149,30 @@ def test_an_iso_week_number():
     # without a year, the year spoken in, and only after a preposition
     assert find_time_expressions("interviewed in week 5", ASKED)[0].interval.start.month == 1
     assert find_time_expressions("it took a week 5 times", ASKED) == []
+
+
+def test_a_month_asked_about_with_will_is_the_coming_one():
+    asked = datetime(2026, 1, 20, 19, 0, tzinfo=UTC)
+    ahead = read_question("Where will I be living in April?", owner="B", reference=asked)
+    assert (ahead.mode, ahead.window.start.date().isoformat()) == ("past", "2026-04-01")
+    back = read_question("Where did I live in April?", owner="B", reference=asked)
+    assert back.window.start.date().isoformat() == "2025-04-01"
+
+
+def test_a_project_typed_in_lower_case_the_store_knows():
+    r = _ask("when's the hjerte deadline?", {"hjerte": "Hjerte"})
+    assert (r.subject, r.predicate, r.unknown_name) == ("Hjerte", "deadline", None)
+
+
+def test_a_person_known_only_by_name_is_still_whom_the_question_asks_about():
+    # Lotte is known (as a sister) but nothing of her own is on record: "I don't know",
+    # never the owner's city
+    r = _ask("where does lotte live now?", {"lotte": "Lotte"}, ())
+    assert (r.subject, r.predicate) == ("Lotte", "lives_in")
+
+
+def test_a_home_is_a_place_not_someones_house():
+    [facts] = _read_turns(
+        ("2025-11-09T10:00:00Z", "On November 1 I moved into Ernesto's house here in Seguin.")
+    )
+    assert {f[3] for f in facts if f[2] == "lives_in"} == {"Seguin"}

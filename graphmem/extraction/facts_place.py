@@ -61,6 +61,8 @@ def _city_around(x: Turn, c: Clause, end: int) -> str | None:
 
 def _named_place(c: Clause, pos: int):
     found = entity(c, pos)
+    if found is not None and re.search(r"['’]s?$", found[2]):
+        found = None  # "moved into Ernesto's house here in Seguin": someone's, not a place
     if found is None or found[2][:1].islower():
         # typed in lower case in a cased message: "my sis lives in accra now"
         known = place_at(c.s, pos + len(c.s[pos:]) - len(c.s[pos:].lstrip()), object_end(c, pos))

@@ -59,10 +59,12 @@ def names_the_present(expr: TimeExpression) -> bool:
 
 
 def window_times(
-    text: str, reference: datetime, *, tz: str | tzinfo | None = None
+    text: str, reference: datetime, *, tz: str | tzinfo | None = None, prefer: str = "past"
 ) -> list[TimeExpression]:
-    """The time phrases of ``text`` that can narrow its window, in order."""
-    return [e for e in find_time_expressions(text, reference, tz=tz) if not names_the_present(e)]
+    """The time phrases of ``text`` that can narrow its window, in order; ``prefer``: where
+    a phrase without its year lies ("in May" asked with "will" is the next May)."""
+    found = find_time_expressions(text, reference, tz=tz, prefer=prefer)
+    return [e for e in found if not names_the_present(e)]
 
 
 def window_from(times: list[TimeExpression], reference: datetime) -> QuestionWindow | None:
