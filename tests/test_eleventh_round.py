@@ -176,3 +176,15 @@ def test_a_home_is_a_place_not_someones_house():
         ("2025-11-09T10:00:00Z", "On November 1 I moved into Ernesto's house here in Seguin.")
     )
     assert {f[3] for f in facts if f[2] == "lives_in"} == {"Seguin"}
+
+
+def test_a_move_to_a_home_named_before_it_and_the_day_of_a_move():
+    [house] = _read_turns(
+        ("2025-11-05T10:00:00Z", "Marte and I signed for a house in Os. We move 1 March.")
+    )
+    assert ("supersede", "Maya", "lives_in", "Os", "2026-03-01") in house
+    [flat] = _read_turns(("2025-02-19T10:00:00Z", "Found a flat in Bergen, move date 15 March."))
+    assert ("supersede", "Maya", "lives_in", "Bergen", "2025-03-15") in flat
+    # "moved on" is getting over something, not a move
+    [over] = _read_turns(("2025-11-05T10:00:00Z", "the house in Leeds was cold, we moved on"))
+    assert not any(f[2] == "lives_in" for f in over)

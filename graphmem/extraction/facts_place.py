@@ -203,11 +203,24 @@ MOVE_BARE = pattern(
     r"<SUBJ><AUX>\s+(?:(?i:finally|officially|actually|just|all)\s+)*"
     r"(?P<v>(?i:moved|move|moves|moving|relocated|relocate|relocating|arrived))\b"
     r"(?!\s+(?i:to|into|in|out|from|away|back|house|home|flat|apartment|jobs?|teams?|"
-    r"departments?|desks?|offices?|up|over|on\s+(?!\d|the\s+\d|\w+day|[A-Z])|here|there|"
+    r"departments?|desks?|offices?|up|over|on(?!\s+(?:\d|the\s+\d|\w+day|[A-Z]))|here|there|"
     r"it|them|the|my|our|her|his|their|a|an|this|that|forward|ahead|along|fast|quickly|"
     r"slowly|around|abroad|overseas|somewhere|again)\b)"
 )
 _PAST_MOVE = frozenset({"moved", "relocated", "arrived"})
+# "Found a flat in Sandviken, move date 15 March": the day of a move, its place said before
+MOVE_DATE = pattern(r"(?<![\w'’])(?P<v>(?i:move|moving|removal))[\s-]+(?i:date|day)\b")
+
+
+def move_date(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    te = time_in(c, None, x.future_times(c))  # a move's day is ahead unless said past
+    if te is None or not x.me or _PASSING.search(x.text) or c.s[: m.start()].count(" ") > 6:
+        return None
+    place = x.place_before(c.start + m.start())
+    if place is None or place == x.memory.known.get((x.me, "lives_in")):
+        return None
+    aspect = "future" if te.interval.start > x.ts else "change"
+    return emit(x, c, m, "lives_in", [place], aspect, subject=x.me)
 
 
 def move_bare(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:

@@ -66,16 +66,34 @@ def place_at(text: str, pos: int, limit: int | None = None) -> tuple[int, int, s
 _PLACE_SLOT = re.compile(r"(?i)\b(?:in|to|from|into)\s+")
 
 
+# A home somewhere: any capitalised name, known to the gazetteer or not ("a house in Os")
+_HOME_IN = re.compile(
+    r"(?i:house|flat|apartment|condo|place|home|room|cottage)\s+(?i:in)\s+"
+    r"(?P<name>[A-Z][\w'’\-]+(?:\s+[A-Z][\w'’\-]+)?)"
+)
+_NOT_PLACE = frozenset(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday spring summer autumn winter "
+    "the a an my our".split()
+)
+
+
 def places_named(text: str) -> list[tuple[int, str]]:
-    """The gazetteer places ``text`` names after "in/to/from", in order, with where each
-    starts.
+    """The places ``text`` names, in order, with where each starts: gazetteer places
+    after "in/to/from", and any name a home is in ("signed for a house in Os").
 
     >>> places_named("got an offer in Fukuoka, and Yui stays in osaka")
-    [(15, 'Fukuoka'), (42, 'Osaka')]
+    [(16, 'Fukuoka'), (42, 'Osaka')]
+    >>> places_named("Marte and I signed for a house in Os.")
+    [(34, 'Os')]
     """
-    found = []
+    found = {}
     for m in _PLACE_SLOT.finditer(text):
         place = place_at(text, m.end())
         if place is not None:
-            found.append((place[0], place[2]))
-    return found
+            found[place[0]] = place[2]
+    for m in _HOME_IN.finditer(text):
+        name = m.group("name")
+        if name.split()[0].lower() not in _NOT_PLACE and m.start("name") not in found:
+            found[m.start("name")] = name
+    return sorted(found.items())

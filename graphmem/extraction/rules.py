@@ -156,6 +156,7 @@ RULES: tuple[Rule, ...] = (
     Rule("no_manager", facts_work.NO_MANAGER, facts_work.no_manager, negatable=True),
     Rule("move", facts_place.MOVE, facts_place.moves),
     Rule("move_bare", facts_place.MOVE_BARE, facts_place.move_bare),
+    Rule("move_date", facts_place.MOVE_DATE, facts_place.move_date),
     Rule("live", facts_place.LIVE, facts_place.lives),
     Rule("home", facts_place.HOME, facts_place.home),
     Rule("be_in", facts_place.BE_IN, facts_place.be_in),
