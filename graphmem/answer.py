@@ -171,6 +171,15 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
         mode = "current"
     # read through the facade: "Maya K" is one of Maya's names there
     rows = memory.facts(r.subject, r.predicate, scope=scope, **modes)
+    if r.ahead and mode == "current":
+        # "who will I report to after the promotion?": a change already on record for
+        # later is the answer; without one, the value now is
+        later = memory.facts(r.subject, r.predicate, scope=scope, known_at=known_at,
+                             during=(reference, POS_INF))  # fmt: skip
+        later = [f for f in later if f.valid_from > reference]
+        if later:
+            first = min(f.valid_from for f in later)
+            rows = [f for f in later if f.valid_from == first]
     values = _values(rows)
     if r.mode == "when" and r.object is not None:
         values = [v for v in values if normalise_name(v.value) == normalise_name(r.object)]

@@ -218,6 +218,7 @@ class Reading:
     object: str | None = None
     edge: str = "start"  # of a "when" answer: "start", "end", or "span" ("how long")
     newest_first: bool = False
+    ahead: bool = False  # "who will I report to?": the next value on record, if one is set
     time_text: str | None = None
     unknown_name: str | None = None
 
@@ -359,7 +360,7 @@ def read_question(
         span, text = anchored
         mode = "timeline" if span.is_open_ended and not is_open_start(span.start) else "past"
         return Reading(**base, mode=mode, window=span, time_text=text, newest_first=newest)
-    return Reading(**base, mode="current")
+    return Reading(**base, mode="current", ahead=ahead == "future")
 
 
 # Where one sentence of a message ends: not after "Dr." or "St." (a name goes on).

@@ -188,3 +188,31 @@ def test_a_move_to_a_home_named_before_it_and_the_day_of_a_move():
     # "moved on" is getting over something, not a move
     [over] = _read_turns(("2025-11-05T10:00:00Z", "the house in Leeds was cold, we moved on"))
     assert not any(f[2] == "lives_in" for f in over)
+
+
+def test_a_question_with_will_and_no_time_gets_the_change_on_record_for_later(tmp_path):
+    from graphmem import Memory
+
+    with Memory.open(tmp_path / "m.db", embedder=None) as mem:
+        mem.remember("Fenna", "manager", "Mikkel", valid_from="2025-09-13", scope="f")
+        mem.supersede("Fenna", "manager", "Freja", since="2026-03-01", scope="f")
+        mem.remember("Fenna", "lives_in", "Copenhagen", valid_from="2025-08-15", scope="f")
+
+        def ask(question: str) -> str:
+            return mem.ask(question, speaker="Fenna", scope="f", reference="2026-02-04").answer
+
+        assert ask("who will i report to after the promotion?").startswith("Freja")
+        assert ask("who do I report to?").startswith("Mikkel")
+        # no change on record for later: the value now
+        assert ask("where will I be living?").startswith("Copenhagen")
+
+
+def test_a_parent_company_is_no_parent_and_the_correction_finds_the_employer():
+    [parent] = _read_turns(("2024-03-09T10:00:00Z", "Kitahama Tech is our parent company."))
+    assert not any(f[2] == "parent" for f in parent)
+    said, fixed = _read_turns(
+        ("2024-02-10T10:00:00Z", "My company is Kitahama Tech."),
+        ("2024-03-09T10:00:00Z", "Small correction from last time, sorry, company name is "
+         "Kitahama Digital, not Kitahama Tech."),
+    )  # fmt: skip
+    assert {(f[0], f[2], f[3]) for f in fixed} == {("correct", "works_at", "Kitahama Digital")}

@@ -35,7 +35,8 @@ REL_IS = pattern(
 )
 IS_REL = pattern(
     r"(?P<obj><PERSON>)(?:\s+(?i:is|has\s+been|became)|\s*['’]s)\s+(?i:now\s+)?(?i:my|our)"
-    r"\s+(?P<rel><REL>)\b"
+    r"\s+(?P<rel><REL>)\b(?!\s+(?i:company|companies|firm|org|organi[sz]ation|group|brand|"
+    r"site|office|account|project|team|club|church|school|hospital))"  # "our parent company"
 )
 HAVE_REL = pattern(
     r"<I><AUX>\s+(?P<v>(?i:have|has|got|adopted|rescued|had))\s+(?:(?i:a|an|one|two|three|"
