@@ -216,3 +216,11 @@ def test_a_parent_company_is_no_parent_and_the_correction_finds_the_employer():
          "Kitahama Digital, not Kitahama Tech."),
     )  # fmt: skip
     assert {(f[0], f[2], f[3]) for f in fixed} == {("correct", "works_at", "Kitahama Digital")}
+
+
+def test_a_joke_taken_back_corrects_no_place():
+    _, joke = _read_turns(
+        ("2026-01-09T10:00:00Z", "We signed for a house in Radebeul! We move on 1 April."),
+        ("2026-01-27T10:00:00Z", "I swam in ice-hole in Elbe... no, joke, I only watched."),
+    )
+    assert not joke

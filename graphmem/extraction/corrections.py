@@ -205,8 +205,10 @@ def _object_only(x: Turn, c: Clause) -> list[Draft]:
         return []
     if not _fits(predicate, value):
         return []  # "..., sorry Python" after a phone: an aside, not a corrected phone
-    if _PREDICATES.get(predicate).object_type == "Person" and not _written_as_name(x, raw):
-        return []  # "that's my favourite drink now, sorry cà phê sữa đá": no person
+    if _PREDICATES.get(predicate).object_type in _NAMED_TYPES and not _written_as_name(x, raw):
+        # "that's my favourite drink now, sorry cà phê sữa đá": no person; "I swam in the
+        # Elbe... no, joke": no place
+        return []
     if same_value(value, x.memory.known.get(last)) and any(
         (d.subject, d.predicate) == last and not d.side for d in x.drafts
     ):
@@ -316,6 +318,9 @@ def _swapped(predicate: str, raw: str, wrong: str, known: str) -> str | None:
         whole = " ".join(w.title() if len(w) > 4 and w.isupper() else w for w in whole.split())
         return title_if_lower(whole)
     return whole
+
+
+_NAMED_TYPES = frozenset({"Person", "Place", "Organization"})  # values written as names
 
 
 def _written_as_name(x: Turn, raw: str) -> bool:
