@@ -224,3 +224,14 @@ def test_a_joke_taken_back_corrects_no_place():
         ("2026-01-27T10:00:00Z", "I swam in ice-hole in Elbe... no, joke, I only watched."),
     )
     assert not joke
+
+
+def test_an_employer_that_called_and_offered_the_job_starts_on_the_day_given():
+    [facts] = _read_turns((
+        "2026-01-31T10:00:00Z",
+        "I got it!! The Seguin Public Library called on Tuesday and offered me the job, youth "
+        "services assistant. I start Monday, March 2.",
+    ))  # fmt: skip
+    assert ("supersede", "Maya", "works_at", "Seguin Public Library", "2026-03-02") in facts
+    [mum] = _read_turns(("2026-01-31T10:00:00Z", "Mum called and offered me the job of nanny"))
+    assert not any(f[2] == "works_at" for f in mum)

@@ -13,7 +13,7 @@ import re
 
 from graphmem.extraction.clauses import Clause
 from graphmem.extraction.gazetteer import is_place
-from graphmem.extraction.lexicon import HOBBY_GAMES, JOB_NOUNS, PLACES
+from graphmem.extraction.lexicon import HOBBY_GAMES, JOB_NOUNS, PLACES, relative_word
 from graphmem.extraction.objects import (
     NAME_STOPWORDS,
     clean,
@@ -197,7 +197,16 @@ HIRED_ME = pattern(
 )
 
 
-def hired_me(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+# "The Seguin Public Library called on Tuesday and offered me the job": the call between
+HIRED_ME_AFTER_CALL = pattern(
+    r"(?P<org>(?-i:[A-Z][\w&'’.\-]*)(?:\s+(?-i:[A-Z][\w&'’.\-]*)){0,4})\s+"
+    r"(?i:called|rang|phoned|emailed|wrote|got\s+back\s+to\s+me)(?:\s+[\w'’]+){0,4}?\s+(?i:and)\s+"
+    r"(?:(?i:just|finally|actually)\s+)?"
+    r"(?i:offered\s+me\s+(?:the|a)\s+(?:job|position|role)|hired\s+me)\b"
+)
+
+
+def hired_me(x: Turn, c: Clause, m: re.Match, *, timed: bool = True) -> list[Draft]:
     words, first = clean(m.group("org")).split(), not re.match(r"(?i)the\s", m.group("org"))
     while words and (words[0].lower() in NAME_STOPWORDS or (first and is_common_word(words[0]))):
         # "Luckily Acme took me on": the sentence's first word is no name; but after "The",
@@ -207,7 +216,15 @@ def hired_me(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     org = " ".join(words)
     if not x.me or not org:
         return []
-    return emit(x, c, m, _employer(org), [org], "change", subject=x.me, obj_span=m.span("org"))
+    return emit(x, c, m, _employer(org), [org], "change", subject=x.me, obj_span=m.span("org"),
+                timed=timed)  # fmt: skip
+
+
+def hired_me_after_call(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
+    """The clause's time is the call's, not the job's: a later "I start March 2" dates it."""
+    if relative_word(m.group("org").split()[-1].lower()):
+        return []  # "Mum called and offered me the job of babysitting"
+    return hired_me(x, c, m, timed=False)
 
 
 # "I took the Tallgrass job", "Nour took the Mayo job", "got the Quarry Health offer and I

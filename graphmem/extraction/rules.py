@@ -168,6 +168,7 @@ RULES: tuple[Rule, ...] = (
     Rule("new_job", facts_work.NEW_JOB, facts_work.new_job),
     Rule("took_job", facts_work.TOOK_JOB, facts_work.took_job),
     Rule("hired_me", facts_work.HIRED_ME, facts_work.hired_me),
+    Rule("hired_me_after_call", facts_work.HIRED_ME_AFTER_CALL, facts_work.hired_me_after_call),
     Rule("employer", facts_work.EMPLOYER, facts_work.employer),
     Rule("job_title", facts_work.JOB_TITLE, facts_work.job_title),
     Rule("title_is", facts_work.TITLE_IS, facts_work.title_is),

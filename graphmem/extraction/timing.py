@@ -225,4 +225,4 @@ def valid_time(
     found = timing(x.ts, aspect, predicate, te if timed else None)
     if found is None:
         return None
-    return (*found, te.text if te else None, change)
+    return (*found, te.text if te and timed else None, change)
