@@ -163,7 +163,8 @@ _TIMELINE = re.compile(
 )
 _NOW = PRESENT  # words naming the present: graphmem.time.window, which search reads by too
 _WHEN = re.compile(
-    r"^\s*(?:so\s+|and\s+|hey,?\s+|ok,?\s+)?(?:when|(?:the\s+)?date\b|what (?:date|day|month|year|time)|since when|how long ago|on what date|in what year|which (?:year|month|day)|(?:from|since|as of) (?:what|which) (?:date|day|month|year|point)|on which (?:date|day))\b"
+    r"^\s*(?:(?:so|and|hey|ok|okay|also|btw|please|pls|remind me|tell me|quick one|quick q|"
+    r"do you (?:know|remember)|can you (?:tell|remind) me)[,:!]?\s+)*(?:when|(?:the\s+)?date\b|what (?:date|day|month|year|time)|since when|how long ago|on what date|in what year|which (?:year|month|day)|(?:from|since|as of) (?:what|which) (?:date|day|month|year|point)|on which (?:date|day))\b"
 )
 _HOW_LONG = re.compile(r"^\s*(?:so\s+|and\s+)?how long\b(?!\s+ago)")
 _DATE_ASKED = re.compile(r"\b(?:what|which) (?:date|day)\b")

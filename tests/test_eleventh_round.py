@@ -235,3 +235,8 @@ def test_an_employer_that_called_and_offered_the_job_starts_on_the_day_given():
     assert ("supersede", "Maya", "works_at", "Seguin Public Library", "2026-03-02") in facts
     [mum] = _read_turns(("2026-01-31T10:00:00Z", "Mum called and offered me the job of nanny"))
     assert not any(f[2] == "works_at" for f in mum)
+
+
+def test_a_when_question_after_a_lead_in():
+    r = _ask("remind me, what day do I start at Quarry?", {"quarry": "Quarry"})
+    assert (r.predicate, r.mode, r.object) == ("works_at", "when", "Quarry")
