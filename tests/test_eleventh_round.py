@@ -240,3 +240,20 @@ def test_an_employer_that_called_and_offered_the_job_starts_on_the_day_given():
 def test_a_when_question_after_a_lead_in():
     r = _ask("remind me, what day do I start at Quarry?", {"quarry": "Quarry"})
     assert (r.predicate, r.mode, r.object) == ("works_at", "when", "Quarry")
+
+
+def test_projects_named_after_a_colon_ended_when_done_and_their_deadline():
+    on, done, second = _read_turns(
+        ("2024-06-15T10:00:00Z", "i'm on a project called tulp, a parking app."),
+        ("2025-01-11T10:00:00Z", "tulp is DONE. now i'm on kompas, a banking app"),
+        ("2026-01-10T10:00:00Z", "got put on a second project: fjord, a tool for nurses. "
+         "deadline 1 june."),
+    )  # fmt: skip
+    assert ("retract", "Maya", "works_on", "Tulp", "2025-01-11") in done
+    assert ("assert", "Maya", "works_on", "Fjord", "2026-01-10") in second
+    assert ("assert", "Fjord", "deadline", "2026-06-01", "2026-01-10") in second
+    [late] = _read_turns(("2026-01-24T10:00:00Z", "The project is Late again"))
+    assert not late
+    # a thing that is done, not a project of the speaker's, ends nothing
+    [dinner] = _read_turns(("2026-01-24T10:00:00Z", "Dinner is done, come eat"))
+    assert not dinner

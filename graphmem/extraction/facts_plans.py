@@ -164,6 +164,9 @@ def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     if subject is None:  # "they've put me on Harbor, which is due 1 June": named just before
         before = list(_PROJECT_MENTION.finditer(x.text, 0, c.start + m.start()))
         subject = next((g for g in before[-1].groups() if g), None) if before else None
+    if subject is None:  # "got put on a second project: Fjord ... deadline 1 June"
+        here = [d.object for d in x.drafts if d.predicate == "works_on" and d.op != "retract"]
+        subject = here[-1] if here else None
     if subject is None and x.memory.last is not None:
         last = x.memory.last
         subject = (

@@ -34,7 +34,7 @@ from graphmem.extraction.timing import (
     time_in,
     verb_form,
 )
-from graphmem.extraction.truecase import is_common_word
+from graphmem.extraction.truecase import is_common_word, needs_truecase
 from graphmem.extraction.turn import Draft, Turn, emit
 
 _WORK_FORMS = {r"worked|interned": "past"}
@@ -540,18 +540,29 @@ def on_named(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
                 obj_span=found.span(1))  # fmt: skip
 
 
-# "My project is Fjordlink", "our new project is Kestrel"
+# "My project is Fjordlink", "our new project is Kestrel", "first project is Hjerte", "got
+# put on a second project: Fjord", "new project on top of Meridian: Kestrel"
 PROJECT_IS = pattern(
-    r"(?i:my|our)\s+(?:(?i:new|current|main|big|latest|next)\s+)?(?i:project)\s+(?i:is)\s+"
-    r"(?:(?i:now)\s+)?(?:(?i:the)\s+)?(?=[A-Z][\w\-]+(?![\w'’]))"
+    r"(?:(?i:my|our|a|the)\s+|^\s*)(?:(?i:new|current|main|big|latest|next|first|second|"
+    r"third|other)\s+)?(?i:project)(?:\s+(?i:is)|(?:\s+[\w'’]+){0,5}?\s*[:–—])\s+"
+    r"(?:(?i:now)\s+)?(?:(?i:the)\s+)?(?=[A-Za-z][\w\-]+(?![\w'’]))"
 )
 
 
 def project_is(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     found = re.compile(r"[A-Z][\w\-]+(?:\s+[A-Z][\w\-]+)?").match(c.s, m.end())
+    if found is None and needs_truecase(x.episode.text) and not m.group().rstrip().endswith("is"):
+        # "got put on a second project: fjord": a typist of lower case names it so too
+        found = re.compile(r"[a-z][\w\-]+").match(c.s, m.end())
     if not found or not x.me or found.group().split()[0].lower() in _NOT_PROJECTS:
         return None
-    return emit(x, c, m, "works_on", [found.group()], "state", subject=x.me,
+    name = found.group()[:1].upper() + found.group()[1:]
+    said = {o for s, p, o in x.memory.said if p in ("works_on", "deadline")} | {
+        x.memory.known.get((x.me, "works_on"))
+    }
+    if m.group().lower().startswith("the") and is_common_word(name) and name not in said:
+        return None  # "The project is Late again"
+    return emit(x, c, m, "works_on", [name], "state", subject=x.me,
                 obj_span=found.span())  # fmt: skip
 
 
@@ -560,6 +571,23 @@ _NOT_PROJECTS = frozenset(
     "facebook linkedin whatsapp tinder hinge bumble netflix spotify youtube reddit slack "
     "teams zoom google discord snapchat ozempic call board track it".split()
 )
+
+
+# A project of the speaker's that is over: "Tulp is DONE", "Beacon launched on March 3",
+# "I hand Kompas over after the readout". Only a project on record as theirs.
+PROJECT_DONE = pattern(
+    r"(?:(?P<proj>[A-Z][\w\-]+)(?:\s+(?i:is|was|has|got|'s|’s))?\s+(?i:done|finished|over|"
+    r"wrapped\s+up|launched|shipped|delivered|closed|completed|went\s+live)\b"
+    r"|(?i:hand(?:ed|ing)?|pass(?:ed|ing)?)\s+(?P<proj2>[A-Z][\w\-]+)\s+(?i:over|on)\b)"
+)
+
+
+def project_done(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    name = m.group("proj") or m.group("proj2")
+    mine = {o for s, p, o in x.memory.said if p == "works_on" and s == x.me}
+    if not x.me or name not in mine:
+        return None
+    return emit(x, c, m, "works_on", [name], "retract", subject=x.me)
 
 
 OFF_PROJECT = pattern(

@@ -144,6 +144,7 @@ RULES: tuple[Rule, ...] = (
     Rule("breakup_pair", facts_people.BREAKUP_PAIR, facts_people.breakup_pair),
     Rule("breakup_bare", facts_people.BREAKUP_BARE, facts_people.breakup),
     Rule("owns_gone", facts_things.OWNS_GONE, facts_things.owns_gone),
+    Rule("project_done", facts_work.PROJECT_DONE, facts_work.project_done),
     Rule("off_project", facts_work.OFF_PROJECT, facts_work.off_project),
     Rule("seeing_someone", facts_people.SEEING_SOMEONE, facts_people.seeing_someone),
     Rule("partner", facts_people.PARTNER, facts_people.partner),
