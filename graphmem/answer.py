@@ -269,7 +269,10 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
 
 _ASKS_NAME = re.compile(r"(?i)\b(?:called|name[ds]?)\b")
 # a question that expects one member of a set: "what's my cat called?", "who is my friend?"
-_SINGULAR = re.compile(r"(?i)\b(?:what|who)(?:['’]s|\s+is|\s+was)\b|\bname\b|\bcalled\b")
+_SINGULAR = re.compile(
+    r"(?i)\b(?:what|who)(?:['’]s|\s+is|\s+was)\b|\bname\b(?!\s+(?:my|all|every|them|his|her|their)\b)"
+    r"|\bcalled\b"
+)
 
 
 def _said_at(row: Fact) -> datetime:

@@ -89,7 +89,7 @@ def unread_turn(
             continue
         if episode.role not in (None, "user"):
             continue
-        clauses = [c for c in clause_texts(episode.text) if _about(c, owner, names)]
+        clauses = _clauses_about(clause_texts(episode.text), owner, names)
         for ranked, op in reader.classify(clauses):
             # a clause the classifier is sure is about the predicate counts even where it
             # reads no operation ("Renting a room in Hillevåg, so back in Stavanger")
@@ -97,6 +97,24 @@ def unread_turn(
             if any(p == predicate and prob >= bar for p, prob in ranked[:1]):
                 return episode
     return None
+
+
+_PRONOUN_LEAD = re.compile(
+    r"(?i)^\W*(?:(?:and|so|also|plus|oh|btw|but)\W+)*(?:he|she|they|hes|shes)\b"
+)
+
+
+def _clauses_about(clauses: list[str], owner: bool, names: list[str]) -> list[str]:
+    """The clauses about the subject; for someone else, also a clause that opens on
+    "he"/"she" after one that named them ("Nikau's coming home! he got a job at the port")."""
+    out, named = [], False
+    for clause in clauses:
+        if _about(clause, owner, names):
+            out.append(clause)
+            named = True
+        elif named and not owner and _PRONOUN_LEAD.match(clause):
+            out.append(clause)
+    return out
 
 
 def _about(clause: str, owner: bool, names: list[str]) -> bool:

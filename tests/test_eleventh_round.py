@@ -257,3 +257,13 @@ def test_projects_named_after_a_colon_ended_when_done_and_their_deadline():
     # a thing that is done, not a project of the speaker's, ends nothing
     [dinner] = _read_turns(("2026-01-24T10:00:00Z", "Dinner is done, come eat"))
     assert not dinner
+
+
+def test_name_my_children_with_one_child_on_record_is_not_answered_as_complete(tmp_path):
+    from graphmem import Memory
+
+    with Memory.open(tmp_path / "m.db", embedder=None) as mem:
+        mem.remember("Seamus", "child", "Siobhán", valid_from="2020-01-01", scope="s")
+        ask = mem.ask("Name my children for me.", speaker="Seamus", scope="s",
+                      reference="2026-01-01")  # fmt: skip
+        assert not ask.known and "Siobhán" in ask.answer

@@ -121,3 +121,18 @@ def test_a_past_value_later_closed_by_a_change_is_still_checked_in_its_window(
 
 
 TITLE_UNREAD = "New role this week: I'm the clinic's lead pharmacist now, more meetings."
+
+
+def test_a_later_turn_about_someone_else_by_he_or_she_makes_their_answer_unknown(
+    chat_memory, embedder
+):
+    # "he" after the clause that named Nikau is Nikau: his new job, unread, makes the
+    # kept employer stale
+    memory = chat_memory(
+        ("2024-03-01T09:00:00Z", "My cousin Nikau works at BHP in Perth."),
+        ("2025-06-01T09:00:00Z", "Nikau came round! he started working at the hospital"),
+        embedder=embedder,
+    )  # fmt: skip
+    assert [f.object for f in memory.facts("Nikau", "works_at")] == ["BHP"]
+    answer = memory.ask("who does Nikau work for now?", reference="2025-07-01")
+    assert not answer.known and "Nikau came round" in answer.answer
