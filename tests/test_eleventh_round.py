@@ -267,3 +267,11 @@ def test_name_my_children_with_one_child_on_record_is_not_answered_as_complete(t
         ask = mem.ask("Name my children for me.", speaker="Seamus", scope="s",
                       reference="2026-01-01")  # fmt: skip
         assert not ask.known and "Siobhán" in ask.answer
+
+
+def test_an_employer_named_short_is_the_full_name_said_before():
+    _, took = _read_turns(
+        ("2025-12-06T10:00:00Z", "Got an offer from Mayo Clinic in Rochester, still deciding."),
+        ("2026-01-24T10:00:00Z", "I took the Mayo job. I start March 2."),
+    )
+    assert ("supersede", "Maya", "works_at", "Mayo Clinic", "2026-03-02") in took

@@ -332,6 +332,35 @@ def _date_the_new_job(x: Turn) -> None:
             d.valid_from, d.time_text = start, text
 
 
+# An organisation's full name, as it was said: "Mayo Clinic", "Minster Park School". A
+# later short form ("took the Mayo job", "two weeks at Minster Park") is that organisation.
+_ORG_NAME = re.compile(
+    r"\b(?:[A-Z][\w&'’.\-]*\s+){1,4}(?:School|Clinic|Hospital|Library|University|College|"
+    r"Health|Healthcare|Bank|Group|Labs?|Inc|Ltd|GmbH|AG|Company|Studio|Studios|Agency|Centre|"
+    r"Center|Institute|Foundation|Council|Academy|Pharmacy|Apotheke|Systems|Technologies|"
+    r"Digital|Tech|Partners|Media|Foods|Motors|Airlines|Vets|Consulting|Logistics|Insurance|"
+    r"Software|Solutions|Services|Works|Industries|Energy|Robotics|Analytics|Capital)\b"
+)
+_ORG_PREDICATES = frozenset({"works_at", "studies_at"})
+
+
+def full_org_name(value: str | None, said: list[str]) -> str | None:
+    """The full name of an organisation ``value`` shortens, among those ``said`` (newest
+    last), else ``value``.
+
+    >>> full_org_name("Mayo", ["Mayo Clinic"]), full_org_name("Acme", ["Mayo Clinic"])
+    ('Mayo Clinic', 'Acme')
+    """
+    if not value:
+        return value
+    part = value.casefold().split()
+    for whole in reversed(said):
+        words = whole.casefold().split()
+        if len(part) < len(words) and words[: len(part)] == part:
+            return whole
+    return value
+
+
 def _as_known(value: str | None, known: str | None) -> str | None:
     """A value stated in passing that is part of the one on record names that one: "my
     Galaxy screen cracked" with a Galaxy S24 on record is the Galaxy S24, not a new phone.
@@ -441,6 +470,9 @@ class RuleExtractor:
         for draft in swapped_values(x):
             add(x, draft)
         x.remember_places()
+        x.memory.org_names = [*x.memory.org_names, *(m.group() for m in _ORG_NAME.finditer(text))][
+            -64:
+        ]
         return self._finish(x)
 
     def _recalled(
@@ -522,6 +554,8 @@ class RuleExtractor:
             if not d.side:
                 x.memory.last = (d.subject, d.predicate)
             pred = _PREDICATES.get(d.predicate)
+            if d.predicate in _ORG_PREDICATES:
+                d.object = full_org_name(d.object, x.memory.org_names)
             if d.op == "assert" and pred.functional:
                 d.object = _as_known(d.object, x.memory.known.get((d.subject, d.predicate)))
             if d.op != "retract" and d.object and (d.predicate == "works_on" or pred.functional):

@@ -80,6 +80,9 @@ class SpeakerMemory:
     # the places the speaker's last turn named, and that turn: where a move whose place
     # is left out goes ("I got an offer in Fukuoka." then "I move on 1 July.")
     places: tuple[list[str], int] = ([], -1)
+    # organisations' full names said lately ("Mayo Clinic"), newest last: what a short
+    # form later ("the Mayo job") stands for
+    org_names: list[str] = field(default_factory=list)
 
     def upcoming(self, now: datetime) -> datetime | None:
         """The start of a future change dated in this turn or the one before, if still
