@@ -222,7 +222,7 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
             "as a change from an earlier value I was never told."
         ))  # fmt: skip
     stale = None
-    if is_open_end(known_at) and (mode == "current" or r.mode in ("timeline", "past")):
+    if is_open_end(known_at) and (mode == "current" or r.mode in ("timeline", "past", "known_at")):
         # The turns an unread change could hide in: after the last write, for a current
         # value; in the window, for a timeline; up to the window's end, for a past one.
         since, until = None, reference
@@ -232,6 +232,10 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
             # from when the answering values were said: a later change rewrites their
             # rows (closing them) without making them any better known in the window
             since, until = max(map(_said_at, rows)), min(window.end, reference)
+        elif r.mode == "known_at" and r.at is not None:
+            # "on 31 December, what phone did you have for me?": what was said by then
+            # counts as on record, read or not
+            since, until = max(map(_said_at, rows)), min(r.at, reference)
         threshold = TOPIC_THRESHOLD
         if not _functional(memory, r.predicate):
             threshold = SET_TOPIC_THRESHOLD

@@ -136,3 +136,14 @@ def test_a_later_turn_about_someone_else_by_he_or_she_makes_their_answer_unknown
     assert [f.object for f in memory.facts("Nikau", "works_at")] == ["BHP"]
     answer = memory.ask("who does Nikau work for now?", reference="2025-07-01")
     assert not answer.known and "Nikau came round" in answer.answer
+
+
+def test_an_unread_turn_before_the_date_asked_makes_what_was_on_record_unknown(
+    chat_memory, embedder
+):
+    memory = chat_memory(EARLY, LATER, embedder=embedder)
+    then = memory.ask("On 1 June 2024, where did you have me working?", reference="2024-07-01")
+    assert not then.known and "Handed in my notice" in then.answer
+    # asked about a date before that turn, what was on record stands
+    before = memory.ask("On 1 March 2024, where did you have me working?", reference="2024-07-01")
+    assert before.known and [v.value for v in before.values] == ["Acme"]
