@@ -334,9 +334,10 @@ def _date_the_new_job(x: Turn) -> None:
 
 # An organisation's full name, as it was said: "Mayo Clinic", "Minster Park School". A
 # later short form ("took the Mayo job", "two weeks at Minster Park") is that organisation.
+# A legal form ("Medivera GmbH") is not how people name their employer: not taken.
 _ORG_NAME = re.compile(
     r"\b(?:[A-Z][\w&'’.\-]*\s+){1,4}(?:School|Clinic|Hospital|Library|University|College|"
-    r"Health|Healthcare|Bank|Group|Labs?|Inc|Ltd|GmbH|AG|Company|Studio|Studios|Agency|Centre|"
+    r"Health|Healthcare|Bank|Group|Labs?|Studio|Studios|Agency|Centre|"
     r"Center|Institute|Foundation|Council|Academy|Pharmacy|Apotheke|Systems|Technologies|"
     r"Digital|Tech|Partners|Media|Foods|Motors|Airlines|Vets|Consulting|Logistics|Insurance|"
     r"Software|Solutions|Services|Works|Industries|Energy|Robotics|Analytics|Capital)\b"
