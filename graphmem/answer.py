@@ -173,16 +173,25 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
     rows = memory.facts(r.subject, r.predicate, scope=scope, **modes)
     if r.ahead and mode == "current":
         # "who will I report to after the promotion?": a change already on record for
-        # later is the answer; without one, the value now is
+        # later is the answer; without one, the value now is, unless the question
+        # presumes a change ("which city are we moving to?")
         later = memory.facts(r.subject, r.predicate, scope=scope, known_at=known_at,
                              during=(reference, POS_INF))  # fmt: skip
         later = [f for f in later if f.valid_from > reference]
         if later:
             first = min(f.valid_from for f in later)
             rows = [f for f in later if f.valid_from == first]
+        elif r.ahead == "change":
+            rows = []
     values = _values(rows)
     if r.mode == "when" and r.object is not None:
         values = [v for v in values if normalise_name(v.value) == normalise_name(r.object)]
+    brand = _WHICH_NAMED.search(question)
+    if brand and not any(
+        w.casefold() in v.value.casefold() for v in values for w in brand["name"].split()
+    ):
+        # "Which Samsung Galaxy did I end up buying?" with an iPhone on record
+        values = []
     if r.predicate == "owns_pet" and _ASKS_NAME.search(question):
         # "what's Sem's dog called?": a pet kept by its species has no name to give
         values = [v for v in values if v.value.casefold() not in PET_SPECIES]
@@ -271,6 +280,8 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
     return Answer(**base, answer=text, known=True, values=values)
 
 
+# "which Samsung Galaxy ...": a name the answer must carry
+_WHICH_NAMED = re.compile(r"\b[Ww]hich\s+(?P<name>(?:[A-Z][\w\-]*\s+){1,3})")
 _ASKS_NAME = re.compile(r"(?i)\b(?:called|name[ds]?)\b")
 # a question that expects one member of a set: "what's my cat called?", "who is my friend?"
 _SINGULAR = re.compile(

@@ -193,6 +193,22 @@ _ANCHOR = re.compile(
     r"(?P<clause>(?:i|my|me|we|he|she|they|[a-z]+ing|(?-i:[A-Z])\w+)\b[^?.,;]*)",
     re.I,
 )
+_WHICH_KIND = re.compile(
+    r"\b(?:which|what)\s+(?:\w+\s+)?(?P<noun>[a-z]+)\s+(?:do|does|did|am|are|is|was|were)\s+"
+    r"\w+\s+(?:(?:currently|now|still)\s+)?(?:live|living|based|staying)\b"
+)
+_PLACE_NOUNS = frozenset(
+    "city cities town towns country countries place places village suburb state area "
+    "neighbourhood neighborhood part district borough county province region street address "
+    "flat house apartment home island one ones bit corner capital".split()
+)
+# A question that presumes a change to come: the value now is no answer to it
+_CHANGE_AHEAD = re.compile(
+    r"\b(?:am|are|is|i'm|we're|she's|he's|they're)\s+(?:\w+\s+){0,3}?(?:moving|relocating|"
+    r"switching|changing|starting|joining|transferring)\b|\bwill\s+(?:\w+\s+)?(?:move|relocate|"
+    r"switch|change|start|join|transfer)\b|\bnext\s+(?:job|home|place|city|employer|"
+    r"company|phone|boss|manager)\b"
+)
 _FUTURE_TENSE = re.compile(r"\b(?:will|won't|shall|going to|gonna)\b|\w'll\b")
 _PAST_TENSE = re.compile(
     r"\b(?:did|was|were|had|used to|back then|previously|before|formerly|at the time|"
@@ -219,7 +235,9 @@ class Reading:
     object: str | None = None
     edge: str = "start"  # of a "when" answer: "start", "end", or "span" ("how long")
     newest_first: bool = False
-    ahead: bool = False  # "who will I report to?": the next value on record, if one is set
+    # "who will I report to?" ("next"): the change on record for later, else the value now;
+    # "which city are we moving to?" ("change"): only a change on record for later
+    ahead: str | None = None
     time_text: str | None = None
     unknown_name: str | None = None
 
@@ -313,6 +331,10 @@ def read_question(
         # which of the pets is the rabbit is not on record: answering with every pet
         # would answer another question
         return Reading(subject, None, "none", unknown_name=unknown)
+    kind = _WHICH_KIND.search(low)
+    if predicate == "lives_in" and kind and kind["noun"] not in _PLACE_NOUNS:
+        # "which platform do I live on?": a kind of place the store does not keep
+        return Reading(subject, None, "none", unknown_name=unknown)
     if predicate is None:
         return Reading(subject, None, "none", unknown_name=unknown)
     # "where will I be living in April?": a month without its year is the coming one
@@ -361,7 +383,9 @@ def read_question(
         span, text = anchored
         mode = "timeline" if span.is_open_ended and not is_open_start(span.start) else "past"
         return Reading(**base, mode=mode, window=span, time_text=text, newest_first=newest)
-    return Reading(**base, mode="current", ahead=ahead == "future")
+    if _CHANGE_AHEAD.search(low):
+        return Reading(**base, mode="current", ahead="change")
+    return Reading(**base, mode="current", ahead="next" if ahead == "future" else None)
 
 
 # Where one sentence of a message ends: not after "Dr." or "St." (a name goes on).

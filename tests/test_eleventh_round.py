@@ -275,3 +275,42 @@ def test_an_employer_named_short_is_the_full_name_said_before():
         ("2026-01-24T10:00:00Z", "I took the Mayo job. I start March 2."),
     )
     assert ("supersede", "Maya", "works_at", "Mayo Clinic", "2026-03-02") in took
+
+
+def test_a_correction_whose_wrong_value_is_named_again_after_it():
+    said, fixed = _read_turns(
+        ("2024-02-10T10:00:00Z", "My company is Kitahama Tech."),
+        ("2024-03-09T10:00:00Z", "Small correction, sorry, company name is Kitahama Digital, "
+         "not Kitahama Tech. Kitahama Tech is our parent company."),
+    )  # fmt: skip
+    assert {(f[0], f[2], f[3]) for f in fixed} == {("correct", "works_at", "Kitahama Digital")}
+
+
+def test_a_question_that_presumes_a_change_is_not_answered_with_the_value_now(tmp_path):
+    from graphmem import Memory
+
+    with Memory.open(tmp_path / "m.db", embedder=None) as mem:
+        mem.remember("Thuy", "lives_in", "Sacramento", valid_from="2025-06-21", scope="t")
+
+        def ask(question: str):
+            return mem.ask(question, speaker="Thuy", scope="t", reference="2026-01-20")
+
+        assert not ask("Which city am I moving to after the wedding?").known
+        assert ask("where will I be living?").answer.startswith("Sacramento")
+        mem.supersede("Thuy", "lives_in", "Davis", since="2026-04-01", scope="t")
+        assert ask("Which city am I moving to after the wedding?").answer.startswith("Davis")
+
+
+def test_a_kind_or_a_name_the_answer_does_not_carry_is_not_answered(tmp_path):
+    from graphmem import Memory
+
+    assert _ask("Which platform do I live on?").predicate is None
+    assert _ask("What street do I live on?").predicate == "lives_in"
+    with Memory.open(tmp_path / "m.db", embedder=None) as mem:
+        mem.remember("Dolores", "phone", "iPhone 12", valid_from="2024-12-25", scope="d")
+        ask = mem.ask("Which Samsung Galaxy did I end up buying?", speaker="Dolores",
+                      scope="d", reference="2026-01-20")  # fmt: skip
+        assert not ask.known
+        ask = mem.ask("Which iPhone do I have now?", speaker="Dolores", scope="d",
+                      reference="2026-01-20")  # fmt: skip
+        assert ask.known

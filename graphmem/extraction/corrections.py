@@ -43,7 +43,7 @@ _OBJECT_ONLY = re.compile(
     r"^(?:(?i:it['’]?s|it\s+is|it\s+was|that['’]?s|that\s+should\s+be|should\s+be|make\s+that|"
     r"the\s+right\s+one\s+is|it['’]s\s+actually|it\s+should\s+be|"
     # "the company is Globex, not Initech": a noun naming what is corrected
-    r"(?:the|my|her|his|their|our)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|was|should\s+be))\s+)?"
+    r"(?:(?:the|my|her|his|their|our)\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:is|was|should\s+be))\s+)?"
     r"(?P<obj>[^,;]+?)"
     r"(?:\s*,?\s*(?i:not|instead\s+of|rather\s+than)\s+(?P<wrong>[^,;]+?))?\s*[.!]?$"
 )
