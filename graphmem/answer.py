@@ -177,10 +177,10 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
         # presumes a change ("which city are we moving to?")
         later = memory.facts(r.subject, r.predicate, scope=scope, known_at=known_at,
                              during=(reference, POS_INF))  # fmt: skip
-        later = [f for f in later if f.valid_from > reference]
+        later = [f for f in later if not f.valid.contains(reference)]  # starts after it
         if later:
-            first = min(f.valid_from for f in later)
-            rows = [f for f in later if f.valid_from == first]
+            first = min(later, key=lambda f: f.valid_from).valid.start
+            rows = [f for f in later if f.valid.contains(first)]
         elif r.ahead == "change":
             rows = []
     values = _values(rows)
