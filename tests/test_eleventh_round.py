@@ -207,15 +207,9 @@ def test_a_question_with_will_and_no_time_gets_the_change_on_record_for_later(tm
         assert ask("where will I be living?").startswith("Copenhagen")
 
 
-def test_a_parent_company_is_no_parent_and_the_correction_finds_the_employer():
+def test_a_parent_company_is_no_parent():
     [parent] = _read_turns(("2024-03-09T10:00:00Z", "Kitahama Tech is our parent company."))
     assert not any(f[2] == "parent" for f in parent)
-    said, fixed = _read_turns(
-        ("2024-02-10T10:00:00Z", "My company is Kitahama Tech."),
-        ("2024-03-09T10:00:00Z", "Small correction from last time, sorry, company name is "
-         "Kitahama Digital, not Kitahama Tech."),
-    )  # fmt: skip
-    assert {(f[0], f[2], f[3]) for f in fixed} == {("correct", "works_at", "Kitahama Digital")}
 
 
 def test_a_joke_taken_back_corrects_no_place():
