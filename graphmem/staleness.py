@@ -89,7 +89,8 @@ def unread_turn(
             continue
         if episode.role not in (None, "user"):
             continue
-        clauses = _clauses_about(clause_texts(episode.text), owner, names)
+        clauses = [c for c in _clauses_about(clause_texts(episode.text), owner, names)
+                   if not _NEVER.search(c)]  # fmt: skip
         for ranked, op in reader.classify(clauses):
             # a clause the classifier is sure is about the predicate counts even where it
             # reads no operation ("Renting a room in Hillevåg, so back in Stavanger")
@@ -99,6 +100,8 @@ def unread_turn(
     return None
 
 
+# "I have never lived in Austin": what never held changes nothing
+_NEVER = re.compile(r"(?i)\bnever\b")
 _PRONOUN_LEAD = re.compile(
     r"(?i)^\W*(?:(?:and|so|also|plus|oh|btw|but)\W+)*(?:he|she|they|hes|shes)\b"
 )

@@ -147,3 +147,14 @@ def test_an_unread_turn_before_the_date_asked_makes_what_was_on_record_unknown(
     # asked about a date before that turn, what was on record stands
     before = memory.ask("On 1 March 2024, where did you have me working?", reference="2024-07-01")
     assert before.known and [v.value for v in before.values] == ["Acme"]
+
+
+def test_a_later_turn_saying_never_changes_nothing(chat_memory, embedder):
+    memory = chat_memory(
+        ("2024-01-08T09:00:00Z", "I live in San Antonio."),
+        ("2024-06-22T09:00:00Z", "Marisa keeps asking would I ever want to live in Austin. No "
+         "ma'am, I have never lived in Austin and I'm not starting now."),
+        embedder=embedder,
+    )  # fmt: skip
+    answer = memory.ask("Where do I live now?", reference="2024-07-01")
+    assert answer.known and [v.value for v in answer.values] == ["San Antonio"]
