@@ -216,11 +216,18 @@ def move_date(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     te = time_in(c, None, x.future_times(c))  # a move's day is ahead unless said past
     if te is None or not x.me or _PASSING.search(x.text) or c.s[: m.start()].count(" ") > 6:
         return None
-    place = x.place_before(c.start + m.start())
-    if place is None or place == x.memory.known.get((x.me, "lives_in")):
+    place = _new_place_before(x, c.start + m.start())
+    if place is None:
         return None
     aspect = "future" if te.interval.start > x.ts else "change"
     return emit(x, c, m, "lives_in", [place], aspect, subject=x.me)
+
+
+def _new_place_before(x: Turn, pos: int) -> str | None:
+    """The place said last before ``pos`` (this turn or the one before), unless it is
+    where the speaker already lives."""
+    place = x.place_before(pos)
+    return None if place == x.memory.known.get((x.me or "", "lives_in")) else place
 
 
 def move_bare(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
@@ -229,12 +236,10 @@ def move_bare(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     verb = m.group("v").lower()
     if _PASSING.search(x.text) or (verb not in _PAST_MOVE and time_in(c) is None):
         return None
-    place = x.place_before(c.start)
-    if place is None or place == x.memory.known.get((x.me or "", "lives_in")):
+    place = _new_place_before(x, c.start)
+    if place is None:
         return None
     aspect = aspect_of(m.group("aux") or "", verb_form(verb, {**_MOVE_FORMS, "arrived": "change"}))
-    if aspect == "future" and time_in(c) is None:
-        return None
     return emit(x, c, m, "lives_in", [place], aspect)
 
 
