@@ -165,8 +165,12 @@ _NOW = PRESENT  # words naming the present: graphmem.time.window, which search r
 _WHEN = re.compile(
     r"^\s*(?:(?:so|and|hey|ok|okay|also|btw|please|pls|remind me|tell me|quick one|quick q|"
     r"do you (?:know|remember)|can you (?:tell|remind) me)[,:!]?\s+)*(?:when|(?:the\s+)?date\b|what (?:date|day|month|year|time)|since when|how long ago|on what date|in what year|which (?:year|month|day)|(?:from|since|as of) (?:what|which) (?:date|day|month|year|point)|on which (?:date|day))\b"
+    # "what's the date of our move?", "last day at nordwave - when"
+    r"|^\s*what(?:'s|’s| is| was) the (?:date|day) of\b|(?:^|\s[-–—:,]\s*)when\s*\?*\s*$"
 )
-_HOW_LONG = re.compile(r"^\s*(?:so\s+|and\s+)?how long\b(?!\s+ago)")
+_HOW_LONG = re.compile(
+    r"^\s*(?:so\s+|and\s+)?(?:how long\b(?!\s+ago)|how many (?:years|months|weeks|days)\b(?!\s+ago))"
+)
 _DATE_ASKED = re.compile(r"\b(?:what|which) (?:date|day)\b")
 _END_VERBS = re.compile(
     r"\b(?:leave|left|quit|stop(?:ped)?|end(?:ed)?|finish(?:ed)?|move[sd]? (?:out|away)|break up|broke up|"
@@ -530,7 +534,12 @@ _SPECIES = "|".join(sorted((re.escape(w) for w in PET_SPECIES), key=len, reverse
 _ONE_PET = re.compile(
     rf"\b(?:my|our|the)\s+(?:new\s+|little\s+|two\s+|three\s+)?(?:{_SPECIES})(?:s|es)?\b"
 )
-_BARE_RELATIVE = re.compile(r"\b(mum|mom|dad|nan|nana|gran|grandma|grandpa|granny)(?:'s)?\b")
+_BARE_RELATIVE = re.compile(
+    r"\b(mum|mom|dad|nan|nana|gran|grandma|grandpa|granny)(?:'s)?\b"
+    # "where does brother work": a relative whose "my" was dropped, as the verb's subject
+    r"|\b(?:does|did|is|was|has|had|will|do)\s+(brother|sister|son|daughter|cousin|wife|"
+    r"husband|girlfriend|boyfriend|aunt|uncle|niece|nephew|mother|father)\b"
+)
 
 
 def _subject(main, low, owner, predicate, known_names, facts_of):
@@ -538,7 +547,7 @@ def _subject(main, low, owner, predicate, known_names, facts_of):
     if re.search(r"\b\w+ and (?:i|me)\b|\b(?:me|i) and \w+", low):
         return owner, None  # "when did Sam and I split?": the owner's fact
     relative = _MY_RELATIVE.search(low) or _BARE_RELATIVE.search(low)
-    word = relative_word(relative.group(1)) if relative else None
+    word = relative_word(relative.group(1) or relative.group(2)) if relative else None
     named_relative = (
         re.search(r"\b(?:my|our)\s+(?:[a-z-]+\s+)?[a-z-]+\s+(?P<n>[A-Z][\w'’-]+)", main)
         if word is not None
@@ -739,6 +748,7 @@ def _when_object(question: str, subject: str | None, owner: str) -> str | None:
     tail = question[verbs[-1].end() :].strip(" ?!.")
     tail = re.sub(r"(?i)^(?:my |the |a |an |our )+", "", tail)
     tail = re.sub(r"(?i)\s+(?:again|exactly|then|first|for the first time|lol)\b.*$", "", tail)
+    tail = re.sub(r"(?i)\s*[-–—:,]?\s*\bwhen\s*$", "", tail)  # "at nordwave - when"
     return tail or None
 
 

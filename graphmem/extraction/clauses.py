@@ -284,7 +284,7 @@ class Clause:
 
 # A user's clause that opens with one of these verbs has dropped its "I".
 _DROPPED_SUBJECT = re.compile(
-    r"(?i)\s*(?:(?:just|finally|officially|recently|also|now|still|then|and)\s+)*"
+    r"(?i)\s*(?:(?:just|finally|officially|recently|also|now|still|then|and|btw|oh)\s+|[-–—+*•]\s*)*"
     r"(?:moved|started|starting|left|joined|quit|got|adopted|switched|swapped|took|gave|"
     r"finished|bought|sold|been|promoted|landed|signed|broke|split|picked|dropped|ditched|"
     r"went|became|traded|upgraded|rehomed|lost|handed|relocated|retired|resigned|"
@@ -355,8 +355,11 @@ def read_clause(
             c.correction = True
     if elided and last_who and not re.match(r"(?i)\s*(?:i|my|he|she)\b", body):
         c.prefix = last_who + " "
-    elif dropped and _DROPPED_SUBJECT.match(body):
+    elif dropped and _DROPPED_SUBJECT.match(c.text):
         c.prefix = dropped + " "  # chat drops "I": "moved to Leeds last week"
+        # "and - moving to wrocław": the joiner before the verb is not part of the clause
+        lead = re.match(r"(?i)\s*(?:(?:and|btw|oh)\s+|[-–—+*•]\s*)*", c.text).end()
+        c.start, c.text = c.start + lead, c.text[lead:]
     c.times = [t for t in times if c.start <= t.span[0] and t.span[1] <= c.end]
     c.negated, c.ceased = negation(c.text)
     return c

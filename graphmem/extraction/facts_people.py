@@ -89,6 +89,15 @@ def poss_relation(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
 MENTION = pattern(r"(?i:my|our)\s+(?P<rel><REL>)(?i:s|es)?\s*,?\s+(?P<obj><PERSONS>)(?![\w'’])")
 
 
+# Chat drops the "my" at the start of a sentence: "gf kasia says ...", "boss - tomasz -
+# wants ...", "partner Shane reckons ...", "mom halina already asking ...".
+# (Typed capitalised, the word needs a dash or comma after it: "Sister Act" is a film.)
+MENTION_BARE = pattern(
+    r"^\s*(?:(?=[a-z])|(?=<KIN>(?i:s|es)?\s*[-–—,:]))(?P<rel><KIN>)(?i:s|es)?\s*(?:[-–—,:]\s*)?"
+    r"(?P<obj><PERSONS>)(?![\w'’])"
+)
+
+
 def mention(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     """ "my sister Ana", "my kids Tom and Jerry" anywhere in the clause: the relation itself."""
     if not x.first_person:

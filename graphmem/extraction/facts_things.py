@@ -232,7 +232,7 @@ _BRAND = (
     r"(?:(?i:google\s+)?(?i:pixel)|(?i:apple\s+)?(?i:iphone)|(?i:samsung\s+)?(?i:galaxy)|"
     r"(?i:samsung)|(?i:oneplus|one\s+plus)|(?i:xiaomi|redmi|poco)|(?i:huawei)|(?i:nokia)|"
     r"(?i:motorola|moto)|(?i:fairphone)|(?i:nothing\s+phone)|(?i:sony\s+xperia|xperia)|"
-    r"(?i:oppo)|(?i:vivo)|(?i:honor)|(?i:realme)|(?i:blackberry)|(?i:android))"
+    r"(?i:oppo)|(?i:vivo)|(?i:honor)|(?i:realme)|(?i:blackberry))"
 )
 _MODEL = r"(?:\s+(?:[A-Za-z]?\d+[A-Za-z]?|(?i:pro|max|plus|ultra|mini|lite|xl|fold\d*|flip\d*|se|edge|note\s*\d*|a\d+|s\d+)))*"
 DEVICE = rf"(?P<dev>{_BRAND}{_MODEL})(?![\w])"
@@ -317,7 +317,12 @@ def _phone_now(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
         or _GONE_AFTER.match(after)
     ):
         return None  # "off that taped-up S21", "the Pixel 7a goes into the drawer"
-    to_me = _TO_ME.search(before) or re.match(r"\s*(?i:now|these\s+days)\b", after)
+    if _SOMEONE_ELSE.search(near):
+        return None  # "... and Gareth finally bought his Pixel 9"
+    # a verb before an earlier phone of the sentence was said of that phone ("I've got a
+    # Galaxy A55 now, and Gareth bought a Pixel 9")
+    own = before[max((d.end() for d in PHONE_ANY.finditer(before)), default=0) :]
+    to_me = _TO_ME.search(own) or re.match(r"\s*(?i:now|these\s+days)\b", after)
     if not to_me and (_SOMEONE_ELSE.search(before) or not _NOW_ON.search(before + after)):
         return None
     if not to_me and not re.search(r"(?i)\b(?:new\s+phone|on\s+an?|back\s+to|my\s+new)\b", before):

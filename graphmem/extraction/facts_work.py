@@ -168,9 +168,12 @@ def join(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     return out + _title_after(x, c, m, found[1], aspect) if out and not degree else out
 
 
+# "joined the Leeds running club", "joined the Llandeilo in Bloom committee": a group, no
+# job (a few words may stand between the name and the group noun, but not "as")
 _GROUP_NOUN = re.compile(
-    r"\s+(?:[a-z]+\s+)?(?:choir|club|team|gym|band|class|group|league|orchestra|society|"
-    r"circle|crew|squad|community)\b"
+    r"(?i)\s+(?:(?!as\b|at\b|to\b|for\b)[\w'’-]+\s+){0,3}?(?:choir|club|team|gym|band|class|"
+    r"group|league|orchestra|society|circle|crew|squad|community|committee|council|board|"
+    r"association|guild|roopu|congregation|parish)s?\b"
 )
 
 

@@ -51,7 +51,8 @@ _PHRASE_STOP = re.compile(
 _ENTITY_STOP = re.compile(
     r"(?<!\s)\s++(?i:in|at|on|near|for|from|with|since|until|till|as|by|after|before|during|"
     r"last|next|this|yesterday|today|tomorrow|ago|recently|now|and|but|or|because|when|"
-    r"with|to|too|again|already|permanently|for\s+good)\b|[,;:!?()]"
+    r"with|to|too|again|already|permanently|for\s+good|done|finished|over|so|tho|though|lol|"
+    r"haha|btw|rn|atm|tmrw)\b|[,;:!?()]"
 )
 FUNCTION_WORDS = frozenset(
     words(

@@ -46,6 +46,7 @@ REL_MODIFIERS = (
     r"practice|office|clinic|unit|ward|duty|floor|night)\s+)*"
 )
 REL = rf"(?:{REL_MODIFIERS}(?i:{_REL_WORDS}|{_PET_WORDS}))"
+KIN = rf"(?:{REL_MODIFIERS}(?i:{_REL_WORDS}))"  # a person's relation word, no pet species
 PET = rf"(?i:{_PET_WORDS})"
 # "ive taken up pilates", "im on Orbit": chat drops the apostrophe; <AUX> takes the "ve"/"m"
 FIRST = r"(?<![\w'’])(?:I|i)(?=(?:m|ve)?(?![\w]))"
@@ -196,7 +197,7 @@ def pattern(template: str) -> re.Pattern[str]:
     """Compile a rule template, substituting the fragments written as ``<NAME>``."""
     fragments = {
         "<SUBJ>": SUBJ, "<AUX>": rf"(?P<aux>{AUX})", "<PERSONS>": PERSON_LIST,
-        "<PERSON>": PERSON, "<REL>": REL, "<PET>": PET, "<I>": FIRST, "<POSS>": POSS,
+        "<PERSON>": PERSON, "<REL>": REL, "<KIN>": KIN, "<PET>": PET, "<I>": FIRST, "<POSS>": POSS,
         "<JOB>": _JOB_RE, "<LANG>": alternation(LANGUAGES),
         "<DIET>": alternation(DIETS), "<DEMONYM>": alternation(DEMONYMS),
         "<MONTH>": alternation(MONTHS), "<NUM>": alternation(NUMBER_WORDS),

@@ -74,7 +74,7 @@ from graphmem.extraction.patterns import PERSON, SUBJ
 from graphmem.extraction.secrets import contains_secret
 from graphmem.extraction.truecase import truecase
 from graphmem.extraction.turn import Draft, SpeakerMemory, Turn
-from graphmem.model import CandidateFact, Episode, Provenance
+from graphmem.model import CandidateFact, Episode, Provenance, normalise_name
 from graphmem.predicates import PredicateRegistry
 from graphmem.time.natural import find_time_expressions
 
@@ -218,7 +218,11 @@ RULES: tuple[Rule, ...] = (
     Rule("dislikes", facts_tastes.DISLIKES, facts_tastes.dislikes, negatable=True),
     Rule("plans", facts_plans.PLANS, facts_plans.plans),
     Rule("mention", facts_people.MENTION, facts_people.mention, exclusive=False),
+    Rule("mention_bare", facts_people.MENTION_BARE, facts_people.mention, exclusive=False),
 )
+# What a clause says of who someone is ("my boyfriend Rohan") holds even where the
+# clause itself states nothing ("my boyfriend Rohan keeps saying I need a new phone")
+_MENTIONS = tuple(rule for rule in RULES if rule.handler is facts_people.mention)
 
 # ---------------------------------------------------------------------------
 # The extractor
@@ -266,6 +270,25 @@ def without_aside(predicate: str, value: str | None) -> str | None:
         return value
     cut = _ASIDE.sub("", value).strip()
     return cut or value
+
+
+def _vaguer_values(drafts: list) -> set[int]:
+    """The drafts whose value a more specific one of the same turn and one-valued key
+    spells out: "an iPhone 16 for christmas, so I'm back to iphone" says one phone, the
+    iPhone 16, not two changes ending on "iPhone"."""
+    values: dict[tuple[str, str], list[str]] = {}
+    for d in drafts:
+        pred = _PREDICATES.get(d.predicate) if d.predicate in _PREDICATES else None
+        if d.op != "retract" and d.object and pred is not None and pred.functional:
+            values.setdefault((d.subject, d.predicate), []).append(d.object.casefold().split())
+    return {
+        i
+        for i, d in enumerate(drafts)
+        if d.op != "retract" and d.object
+        and any(len(other) > len(words) and other[: len(words)] == words
+                for words in [d.object.casefold().split()]
+                for other in values.get((d.subject, d.predicate), []))
+    }  # fmt: skip
 
 
 # "Honestly now Kotlin is my favourite": a word about the time or the speaker's mood that
@@ -360,6 +383,28 @@ def full_org_name(value: str | None, said: list[str]) -> str | None:
         if len(part) < len(words) and words[: len(part)] == part:
             return whole
     return value
+
+
+def accented_spelling(value: str | None, said: list[str]) -> str | None:
+    """The spelling with accents of ``value`` among those ``said``, where the speaker typed
+    it both ways ("wrocław" once, "wroclaw" after): one place, written as its name is.
+
+    >>> accented_spelling("Wroclaw", ["Wrocław"]), accented_spelling("Leeds", ["Wrocław"])
+    ('Wrocław', 'Leeds')
+    """
+    if not value or not value.isascii():
+        return value
+    key = normalise_name(value)
+    return next((s for s in reversed(said) if not s.isascii() and _ascii_key(s) == key), value)
+
+
+# letters no accent strip reaches (NFKD leaves them whole)
+_OWN_LETTERS = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D",
+                              "ß": "ss", "æ": "ae", "Æ": "Ae", "œ": "oe", "ı": "i"})  # fmt: skip
+
+
+def _ascii_key(name: str) -> str:
+    return normalise_name(name.translate(_OWN_LETTERS))
 
 
 def _as_known(value: str | None, known: str | None) -> str | None:
@@ -459,6 +504,10 @@ class RuleExtractor:
                 pronoun = re.fullmatch(r"(?i)(he|she)s?", lead.group("who").strip())
                 he_she = (pronoun.group(1).lower(), end) if pronoun else None
             if blocked(c.text):
+                for rule in _MENTIONS:
+                    if (m := rule.regex.search(c.s)) is not None:
+                        for draft in rule.handler(x, c, m):
+                            add(x, draft)
                 continue
             before = len(x.drafts)
             self._apply(x, c)
@@ -536,8 +585,9 @@ class RuleExtractor:
         last_said = {(d.subject, d.predicate, d.valid_from): i for i, d in enumerate(x.drafts)
                      if d.op == "assert" and d.predicate in _PREDICATES
                      and _PREDICATES.get(d.predicate).functional}  # fmt: skip
+        vague = _vaguer_values(x.drafts)
         for i, d in enumerate(x.drafts):
-            if last_said.get((d.subject, d.predicate, d.valid_from), i) != i:
+            if last_said.get((d.subject, d.predicate, d.valid_from), i) != i or i in vague:
                 continue
             if d.predicate not in _PREDICATES or (
                 d.object and (contains_secret(d.object) or BLANK in d.object)
@@ -557,6 +607,7 @@ class RuleExtractor:
             pred = _PREDICATES.get(d.predicate)
             if d.predicate in _ORG_PREDICATES:
                 d.object = full_org_name(d.object, x.memory.org_names)
+            d.object = accented_spelling(d.object, [v for *_, v in x.memory.said])
             if d.op == "assert" and pred.functional:
                 d.object = _as_known(d.object, x.memory.known.get((d.subject, d.predicate)))
             if d.op != "retract" and d.object and (d.predicate == "works_on" or pred.functional):
