@@ -288,7 +288,9 @@ _DROPPED_SUBJECT = re.compile(
     r"(?:moved|started|starting|left|joined|quit|got|adopted|switched|swapped|took|gave|"
     r"finished|bought|sold|been|promoted|landed|signed|broke|split|picked|dropped|ditched|"
     r"went|became|traded|upgraded|rehomed|lost|handed|relocated|retired|resigned|"
-    r"working|living|moving|switching|doing|dating|seeing|married|engaged|done|off|back)\b"
+    r"working|living|moving|switching|doing|dating|seeing|married|engaged|done|off|back|"
+    # "will report to Ingrid from July"
+    r"will\s+(?:be\s+)?(?:report|reporting|working|moving|living|joining|starting))\b"
 )
 
 

@@ -29,7 +29,9 @@ def _pet_name(x: Turn, species: str | None, name: str | None) -> str | None:
 
 PET_HAVE = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:have|has|own|owns|got|adopted|rescued|bought|had))"
-    r"\s+(?P<q>(?i:a|an|one|two|three|four|five|\d+|another|the|my|his|her|our|their|some))\s+(?:(?i:new|"
+    # "adopted dog! named him Kernel": chat drops the article after adopting
+    r"\s+(?:(?P<q>(?i:a|an|one|two|three|four|five|\d+|another|the|my|his|her|our|their|some))\s+"
+    r"|(?<=(?i:adopted|rescued)\s)(?=\w+\s*[!.,;]))(?:(?i:new|"
     r"little|pet|rescue|old|black|white|grey|gray|ginger|orange|tabby|golden|small|big|"
     r"cute|young|senior|baby|fluffy|lazy)\s+)*(?P<sp><PET>|(?i:puppies|kitties|bunnies|"
     r"mice))(?i:s|es)?\b"
@@ -54,7 +56,8 @@ def pet_have(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         if subj and subj.name == x.episode.speaker:
             x.memory.pets[species] = pets[-1]
         return emit(x, c, m, "owns_pet", pets, aspect)
-    if m.group("q").lower() not in (
+    quantity = (m.group("q") or "a").lower()
+    if quantity not in (
         "a",
         "an",
         "one",
@@ -72,7 +75,7 @@ def pet_have(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         later = re.search(rf"\b(?i:named|called)\s+({PERSON_LIST})(?![\w'’])", after)
         pets = names(later.group(1)) if later and later.start() < 80 else []
         return emit(x, c, m, "owns_pet", pets, aspect) if pets else []
-    obj = _pet_name(x, species, None) if m.group("q") in ("the", "my") else species
+    obj = _pet_name(x, species, None) if quantity in ("the", "my") else species
     return emit(x, c, m, "owns_pet", [obj], aspect)
 
 
@@ -239,8 +242,11 @@ DEVICE = rf"(?P<dev>{_BRAND}{_MODEL})(?![\w])"
 # "swapped my old Galaxy for a Pixel 9", "got an iPhone 15", "my phone's a Pixel 8"
 PHONE_NEW = pattern(
     rf"(?:<SUBJ><AUX>\s+)?(?P<v>(?i:got|bought|ordered|picked\s+up|switched|swapped|traded|"
-    rf"upgraded|moved|changed|went|caved\s+and\s+got|treated\s+myself\s+to|finally\s+got))\b"
-    rf"[^.;!?]{{0,60}}?\b(?i:to|for|a|an|the|new|my)\s+(?:(?i:new|shiny|brand[- ]new)\s+)*{DEVICE}"
+    rf"upgraded|moved|changed|went|caved\s+and\s+got|treated\s+myself\s+to|finally\s+got|"
+    rf"replaced\s+(?:it|him|her|that|the\s+old\s+one)))\b"
+    # "got pixel 9 on wednesday", "replaced it w/ fairphone 5": chat drops the article
+    rf"(?:[^.;!?]{{0,60}}?\b(?i:to|for|a|an|the|new|my|with|w/)\s+|\s+(?=[a-z]))"
+    rf"(?:(?i:new|shiny|brand[- ]new)\s+)*{DEVICE}"
 )
 PHONE_IS = pattern(
     rf"(?i:my)\s+(?:(?i:new|current)\s+)?(?i:phone|mobile|handset|cell)(?:['’]s|\s+is"

@@ -345,7 +345,7 @@ def job_loss(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
 
 JOB_TITLE = pattern(
     r"<SUBJ><AUX>\s+(?:(?P<v>(?i:(?:got\s+|been\s+|was\s+|were\s+|just\s+got\s+)"
-    r"?promoted\s+to|became|become|becoming|started\s+as|started\s+working\s+as|"
+    r"?promoted(?:\s+to|\s*[-–—:,])|became|become|becoming|started\s+as|started\s+working\s+as|"
     r"working\s+as|work\s+as|works\s+as|worked\s+as|employed\s+as|hired\s+as|"
     r"start(?:s|ing)?\s+(?:on\s+[^,.!?]{1,25}?\s+)?as))\s+"
     r"(?:(?i:an?|the)\s+)?|(?i:an?|the)\s+|(?<=(?i:officially)\s)|(?<=(?i:now)\s)|(?<=(?i:be)\s)|"
@@ -357,7 +357,7 @@ JOB_TITLE = pattern(
 # "Karthik is senior software engineer at Shopify", "she's head nurse now": no article, so
 # only before an employer, a "now" or "since", or where the job is done
 TITLE_BARE_AT = pattern(
-    r"<SUBJ><AUX>\s+(?P<v>)(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}<JOB>)(?=\s+(?i:at|for|with)\s+[A-Z]|"
+    r"<SUBJ><AUX>\s+(?P<v>)(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}<JOB>)(?=\s+(?i:at|for|with|on)\s+[A-Z]|"
     r"\s+(?i:now|since|these\s+days|on\s+(?:his|her|their|the)\s+(?:ward|team|unit|floor)))"
 )
 # "PROMOTED 🚀\nsenior software engineer since March 1st!": after news of a promotion, a
@@ -385,6 +385,36 @@ def title_fragment(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     if subject is None:
         return None
     return emit(x, c, m, "job_title", [m.group("title").lower()], "change", subject=subject)
+
+
+# A self-introduction lists what the speaker is: "olek here, 29, backend dev at kodeon in
+# kraków", "I'm Priyanka btw, 34, pharmacist, originally from Pune". A fragment of it that
+# is only a title (and where) is the speaker's title now.
+INTRO_FRAGMENT = pattern(
+    r"(?:^\W{0,6}|,\s*)(?!(?i:i|im|i['’]m|and|but|so)\b)(?P<v>)(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,2}<JOB>)"
+    r"(?=\s*(?:[,.;!]|$)|\s+(?i:at|for|with|on)\s+)"
+)
+_INTRO = re.compile(
+    rf"(?:^|[.!?,]\s*)(?:(?i:hi|hey|hello|yo|morning)\W+)?(?:{PERSON}|[a-z]+)\s+(?i:here)\b"
+    rf"|\b(?:I|i)['’]?m\s+{PERSON}\b(?:\s*(?i:btw|by\s+the\s+way))?\s*,"
+    r"|\b(?i:my\s+name(?:['’]s|\s+is)|(?:a\s+)?bit\s+(?:of\s+)?(?:background|about\s+me)|"
+    r"about\s+me\s*:)"
+)
+
+
+def intro_fragment(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """A title (and employer) listed in the speaker's introduction of themselves."""
+    said_before = x.text[: c.start + max(0, m.start() - len(c.prefix)) + 1]
+    if not x.me or not _INTRO.search(said_before):
+        return None
+    title = m.group("title").lower()
+    out = emit(x, c, m, "job_title", [title], "state", subject=x.me)
+    at = re.match(r"\s+(?i:at|for|with)\s+", c.s[m.end() :])
+    found = entity(c, m.end() + at.end()) if at else None
+    if found and not is_place(found[2]) and found[2] not in PLACES:
+        out += emit(x, c, m, _employer(found[2]), [found[2]], "state", subject=x.me,
+                    obj_span=found[:2])  # fmt: skip
+    return out
 
 
 WORK_AS = pattern(

@@ -215,7 +215,7 @@ PLACES = (
 )
 JOB_NOUNS = frozenset(
     words(
-        "engineer developer programmer scientist nurse doctor physician teacher professor gp "
+        "engineer developer dev programmer scientist nurse doctor physician teacher professor gp "
         "garda sparky chippy tradie cop apprentice builder roofer "
         "lecturer lawyer attorney designer analyst accountant consultant architect writer "
         "journalist chef cook baker student researcher pharmacist dentist electrician plumber "

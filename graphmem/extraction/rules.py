@@ -176,6 +176,7 @@ RULES: tuple[Rule, ...] = (
     Rule("work_as", facts_work.WORK_AS, facts_work.job_title),
     Rule("title_bare_at", facts_work.TITLE_BARE_AT, facts_work.job_title),
     Rule("title_fragment", facts_work.TITLE_FRAGMENT, facts_work.title_fragment),
+    Rule("intro_fragment", facts_work.INTRO_FRAGMENT, facts_work.intro_fragment),
     Rule("works", facts_work.WORKS, facts_work.works),
     Rule("studies", facts_work.STUDIES, facts_work.studies),
     Rule("works_on", facts_work.WORKS_ON, facts_work.works_on),
