@@ -17,6 +17,7 @@ from graphmem.extraction.lexicon import NAME_STOPWORDS, PET_SPECIES, PLURAL_SPEC
 from graphmem.extraction.objects import names
 from graphmem.extraction.patterns import PERSON, pattern, relation_word
 from graphmem.extraction.timing import BE_AUX, aspect_of
+from graphmem.extraction.truecase import is_common_word
 from graphmem.extraction.turn import Draft, Turn, emit
 
 REL_IS = pattern(
@@ -96,6 +97,23 @@ MENTION_BARE = pattern(
     r"^\s*(?:(?=[a-z])|(?=<KIN>(?i:s|es)?\s*[-–—,:]))(?P<rel><KIN>)(?i:s|es)?\s*(?:[-–—,:]\s*)?"
     r"(?P<obj><PERSONS>)(?![\w'’])"
 )
+
+
+# "Owain proposed to his girlfriend Lowri", "Neha and her husband Farhan": someone's
+# relative named by "his/her"
+THEIR_MENTION = pattern(
+    r"(?<![\w'’])(?P<who><PERSON>)(?:['’]s)?\s+(?:(?i:and)\s+|(?:(?!\b(?:I|my|me|and|but|so)\b)"
+    r"[^.!?;,]){0,40}?\b)(?i:his|her)\s+(?P<rel><KIN>)\s*,?\s+(?P<obj><PERSONS>)(?![\w'’])"
+)
+
+
+def their_mention(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """The relation of a named person to the relative their "his/her" names."""
+    who = m.group("who")
+    predicate = RELATIONS.get(relation_word(m.group("rel")))
+    if predicate is None or who.lower() in NAME_STOPWORDS or is_common_word(who.split()[0]):
+        return None
+    return emit(x, c, m, predicate, names(m.group("obj")), "state", subject=who)
 
 
 def mention(x: Turn, c: Clause, m: re.Match) -> list[Draft]:

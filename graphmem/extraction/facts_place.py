@@ -97,7 +97,9 @@ def be_in(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     name = found[2]
     # "We're in Sola now": a name no dictionary knows, said as where one is now
     now = re.match(r"\s+(?i:now|these\s+days)\b", c.s[found[1] :]) and not is_common_word(name)
-    if not (name in PLACES or is_place(name) or is_proper_noun(name.split()[0]) or now):
+    # "Bethan's in Saundersfoot": a town too small for the gazetteer, capitalised, no word
+    named = name[0].isupper() and not any(is_common_word(w) for w in name.split())
+    if not (name in PLACES or is_place(name) or is_proper_noun(name.split()[0]) or now or named):
         return None
     verb = (m.group("v") or m.group("v2")).lower()
     aspect = "past" if verb in ("was",) else "state"

@@ -131,7 +131,7 @@ def _title_after(x: Turn, c: Clause, m: re.Match, end: int, aspect: str | None) 
 
 JOIN = pattern(
     r"<SUBJ><AUX>\s+(?P<v>(?i:joined|join|joins|joining|(?:started|start|starts|starting|"
-    r"began|begin)\s+(?:a\s+new\s+job\s+|my\s+new\s+job\s+|working\s+|work\s+|"
+    r"began|begin)\s+(?:(?:a|my|the)\s+(?:[\w-]+\s+){0,3}?(?:job|position|role|gig)\b[^.;!?]{0,40}?\s+|working\s+|work\s+|"
     r"an\s+internship\s+)?(?:at|with|for)|got\s+(?:a\s+|the\s+)?(?:(?:new|part[- ]?time|"
     r"full[- ]?time|summer|weekend|shift|permanent|temp|proper|real)\s+)*(?:job|"
     r"position|role|gig|internship)\s+(?:at|with)|(?:accepted|took)\s+(?:(?:a|an|the)\s+)?"
@@ -597,6 +597,67 @@ def project_is(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
         return None  # "The project is Late again"
     return emit(x, c, m, "works_on", [name], "state", subject=x.me,
                 obj_span=found.span())  # fmt: skip
+
+
+# "I've been put on a project called Kestrel", "added to a second project, Lumen",
+# "started side project: pgsnap": a project named right after the word, in a clause
+# about the speaker
+PROJECT_CALLED = pattern(r"(?i:project)\s*(?:(?i:called|named)\s+|,\s*|:\s*)(?=[A-Za-z])")
+_ABOUT_ME = re.compile(r"\b(?:I|i|me|my|we|us|our)\b")
+
+
+def project_called(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    if not c.prefix.strip() and not _ABOUT_ME.search(c.s[: m.start()]):
+        return None
+    return project_is(x, c, m)
+
+
+# "Sarah's put me in charge of Puppy Preschool", "I'm running Dental Month": a named thing
+# the speaker leads at work
+IN_CHARGE = pattern(
+    r"(?:<SUBJ><AUX>\s+|(?i:put|made|left)\s+(?P<who2>(?i:me))\s+)(?P<v>(?i:in\s+charge\s+of))\s+"
+    r"(?:(?i:the)\s+)?(?=[A-Z][\w\-]+(?![\w'’]))"
+)
+
+
+def in_charge(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    found = re.compile(r"[A-Z][\w\-]+(?:\s+[A-Z][\w\-]+){0,2}").match(c.s, m.end())
+    if not found or not x.me:
+        return None
+    name = found.group()
+    if name in PLACES or is_place(name) or name.split()[0].lower() in _NOT_PROJECTS:
+        return None
+    who = None if m.groupdict().get("who2") else m.groupdict().get("who")
+    if who is not None and x.subject(who, c.span) is not None:
+        subject = x.subject(who, c.span).name
+    else:
+        subject = x.me
+    return emit(x, c, m, "works_on", [name], "change", subject=subject, obj_span=found.span())
+
+
+# "Dai has made me plant area supervisor from the 1st of September", "they're making me
+# team lead": a title someone gives the speaker
+MADE_ME = pattern(
+    r"(?P<v>(?i:made|making|make|makes|promoted|promoting|appointed|named))\s+(?i:me)\s+"
+    r"(?:(?i:to|as)\s+)?(?:(?i:an?|the|their|our)\s+)?"
+    r"(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}<JOB>)\b(?![’']s)"
+)
+
+
+def made_me(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    if not x.me:
+        return None
+    aspect = (
+        "future"
+        if re.search(
+            r"(?i)\b(?:will|going\s+to|gonna|is|are|'s|’s)\s+(?:\w+\s+)?making\b|\bmaking\b",
+            c.s[: m.end("v")],
+        )
+        else "change"
+    )
+    if aspect == "future" and not c.times:
+        aspect = "change"
+    return emit(x, c, m, "job_title", [m.group("title").lower()], aspect, subject=x.me)
 
 
 _NOT_PROJECTS = frozenset(

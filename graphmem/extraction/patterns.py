@@ -63,7 +63,8 @@ _ROLE_VERB = (
 # "Conor's a nurse", "Ana's moved to Leeds": the "'s" is "is"/"has", not a possessive
 _IS_CONTRACTED = (
     r"(?=['’]s\s+(?i:a|an|now|been|just|still|also|finally|officially|moved|living|working|"
-    r"got|started|left|dating|engaged|married)\b)"
+    r"got|started|left|dating|engaged|married|in|taken|gone|joined|become|retired|quit|"
+    r"back|off)\b)"
 )
 SUBJ = (
     rf"(?P<who>{FIRST}|{POSS}\s+{REL}(?:\s*,?\s+{PERSON}\b,?)?|{PERSON}\s*,\s+{POSS}\s+{REL}\s*,"

@@ -182,6 +182,9 @@ RULES: tuple[Rule, ...] = (
     Rule("works_on", facts_work.WORKS_ON, facts_work.works_on),
     Rule("on_named", facts_work.ON_NAMED, facts_work.on_named),
     Rule("project_is", facts_work.PROJECT_IS, facts_work.project_is),
+    Rule("project_called", facts_work.PROJECT_CALLED, facts_work.project_called),
+    Rule("in_charge", facts_work.IN_CHARGE, facts_work.in_charge),
+    Rule("made_me", facts_work.MADE_ME, facts_work.made_me),
     Rule("age", facts_identity.AGE, facts_identity.age),
     Rule("diet_over", facts_identity.DIET_OVER, facts_identity.diet_bare),
     Rule("diet", facts_identity.DIET, facts_identity.diet),
@@ -220,6 +223,7 @@ RULES: tuple[Rule, ...] = (
     Rule("plans", facts_plans.PLANS, facts_plans.plans),
     Rule("mention", facts_people.MENTION, facts_people.mention, exclusive=False),
     Rule("mention_bare", facts_people.MENTION_BARE, facts_people.mention, exclusive=False),
+    Rule("their_mention", facts_people.THEIR_MENTION, facts_people.their_mention, exclusive=False),
 )
 # What a clause says of who someone is ("my boyfriend Rohan") holds even where the
 # clause itself states nothing ("my boyfriend Rohan keeps saying I need a new phone")
