@@ -19,6 +19,7 @@ from graphmem.extraction.lexicon import words
 from graphmem.extraction.objects import POINTS_BACK, phrase, project_name
 from graphmem.extraction.patterns import pattern
 from graphmem.extraction.timing import BE_AUX, PAST_AUX, PERFECT_AUX, VAGUE_TIMES, start_of, time_in
+from graphmem.extraction.truecase import is_common_word, truecase
 from graphmem.extraction.turn import Draft, Turn, emit
 from graphmem.time.instant import POS_INF, is_open_start
 from graphmem.time.natural import resolve_time
@@ -116,8 +117,29 @@ DEADLINE_DUE = pattern(
 )
 DEADLINE_MOVED = pattern(
     r"(?P<proj>(?:(?i:the|our|my)\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)\s*(?i:\s+was|\s+got|"
-    r"\s+has\s+been|['’]s\s+been|\s+is\s+being)\s+(?i:pushed|moved|postponed|delayed|"
+    r"\s+has\s+been|['’]s\s+been|\s+is\s+being|\s+is|\s+are)\s+(?i:pushed|moved|postponed|delayed|"
     r"rescheduled)\s+(?i:(?:back|out|again)(?:,?\s+now)?,?\s+)?(?i:to|until)\b"
+)
+# "he wants it done by 30 June", "everything has to be ready by 31 July", "Declan wants
+# the evaluation report by 4 April", "it has to be with the printers by the 29th of June":
+# a date the thing the turn is about is due (its name comes from the turn)
+DEADLINE_WANTED = pattern(
+    r"(?:(?i:wants?|needs?|expects?)\s+(?:(?i:it|them|this|that|everything)|(?:(?i:the|our|my)\s+)"
+    r"?[\w\-]+(?:\s+[\w\-]+){0,2}?)|(?i:it|everything|this|that|they|the\s+[\w\-]+(?:\s+[\w\-]+)?)\s+"
+    r"(?i:has|have|needs?)\s+to\s+(?i:be|go\s+in|get\s+in))\s+(?:(?i:done|ready|finished|"
+    r"submitted|complete|completed|in|with\s+the\s+[\w\-]+|sent|delivered)\s+)?(?i:by)\s+"
+)
+# "Hemi's agreed to push the deadline out to 16 August", "Ruth has moved the evaluation
+# deadline to 16 May", "extended the photo deadline to July 26th"
+DEADLINE_MOVED_THE = pattern(
+    r"(?i:moved|move|pushed|push|extended|extend|postponed|shifted|changed|bumped)\s+(?:(?i:the|our|my)\s+)?"
+    r"(?:[\w\-]+\s+){0,2}?(?i:deadline|due\s+date)\s+(?:(?i:out|back)\s+)?(?i:to|until)\s+"
+)
+# "Kestrel has a deadline now, the submission has to go in by 12th Dec", "Lumen also has
+# a deadline now, 30th June next year"
+DEADLINE_HAS = pattern(
+    r"(?i:has|got)\s+(?:(?i:a|an)\s+)?(?:(?i:real|new|hard|proper|firm|fixed)\s+)?"
+    r"(?i:deadline|due\s+date)\b"
 )
 DEADLINE_BY = pattern(
     r"(?i:need|needs|have|has|got)\s+(?i:to)\s+(?i:ship|finish|deliver|submit|launch|hand\s+in|"
@@ -155,10 +177,74 @@ def _project_named_before(x: Turn, end: int) -> str | None:
     return max(found)[1] if found else None
 
 
+_NAME_RUN = (
+    r"[A-Z][\w\-]*(?:\s+(?:(?:de|del|en|in|of|the|on|la|le|du|van|von)\s+)?[A-Z][\w\-]*){0,3}"
+)
+# Where a turn names the thing it is about, by name: "we call it 'Opening Compass'",
+# "It's called Petit Pont", "Kestrel has a deadline now", "Update about Opening Compass:",
+# "the Lepto project", "project: Sognekabel", "Dental Month in August, im running ..."
+_TOPIC = re.compile(
+    rf"['‘\"“](?P<quoted>{_NAME_RUN})['’\"”]"
+    rf"|\b(?i:called|named|titled|codenamed)\s+(?P<called>{_NAME_RUN})"
+    rf"|(?P<has>{_NAME_RUN})(?:\s*,[^,.!?]{{0,30}},)?\s+(?:(?i:also|now|finally|already)\s+)*(?i:has|got)\s+(?:(?i:a|an)\s+)?"
+    r"(?:(?i:real|new|hard|proper|firm|fixed)\s+)?(?i:deadline|due\s+date)"
+    rf"|(?:^|(?<=[.!?\n]))\s*(?:(?i:update|news)\s+(?:(?i:about|on)\s+)?(?P<update>{_NAME_RUN})\s*:"
+    rf"|(?P<news>{_NAME_RUN})\s*(?i:update|news)\s*:|(?P<head>{_NAME_RUN})\s*:)"
+    rf"|\b(?i:the)\s+(?P<the>{_NAME_RUN})\s+(?i:project|campaign|initiative|programme|program)\b"
+    rf"|\b(?i:project)\s*[:–—]?\s*(?P<project>{_NAME_RUN})"
+    rf"|(?:^|(?<=[.!?\n]))\s*(?P<lead>{_NAME_RUN})\s+(?:(?i:in|on|by)\s+\w+\s*,|(?i:is|was)\s+"
+    r"(?:(?i:pushed|moved|delayed|late|behind|due)))"
+)
+
+
+def _topic_project(x: Turn, end: int) -> str | None:
+    """The last thing the turn names as what it is about, before ``end`` (see _TOPIC):
+    the project a deadline said without its name belongs to. Never a person or place."""
+    # people met before this turn ("Rosetta update:" has just made Rosetta a "person")
+    people = set(x.memory.people.values()) | {
+        n for n, _, turn in x.memory.recent_people if turn != x.memory.turn
+    }
+    people.add(x.episode.speaker)
+    found = None
+    # the turn as typed, quotes kept (the rules read it with quoted passages blanked):
+    # "we call it 'Opening Compass'" names the thing by its quotes
+    typed = truecase(x.episode.text)
+    text = typed if len(typed) == len(x.text) else x.text
+    for m in _TOPIC.finditer(text, 0, end):
+        name = next(g for g in m.groups() if g)
+        first = name.split()[0]
+        if name in people or first in people or first.lower() in _NOT_TOPICS:
+            continue
+        weak = m.group("head") or m.group("lead")  # capitals at a sentence start say little
+        if weak and len(name.split()) == 1 and is_common_word(name) and name not in _projects(x):
+            continue
+        found = name
+    return found
+
+
+def _projects(x: Turn) -> set[str]:
+    """Projects on record: worked on, or given a deadline."""
+    return {o for _, p, o in x.memory.said if p == "works_on"} | {
+        s for s, p, _ in x.memory.said if p == "deadline"
+    }
+
+
+_NOT_TOPICS = frozenset(
+    "i the a an my our this that it work update news ok okay so also and but hi hey hello "
+    "good big quick small other one first second new family work home life today".split()
+)
+
+
 def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     subject = project_name(m.group("proj")) if m.groupdict().get("proj") else None
     if subject is not None and subject.lower() in _DEADLINE_KINDS:
         subject = None
+    if subject in {n for n, _, _ in x.memory.recent_people} | set(x.memory.people.values()):
+        subject = None  # "Martin wants it by ...": a person, not what is due
+    if subject is None or (len(subject.split()) == 1 and is_common_word(subject)):
+        # the thing this turn is about, by name, over a word that may be no name at all
+        # ("Manuscript deadline is ...")
+        subject = _topic_project(x, c.start + max(0, m.end() - len(c.prefix))) or subject
     if subject is None:  # "Lighthouse slipped. The go-live deadline is now ...": a project
         subject = _project_named_before(x, c.start + m.start())  # on record, named here
     if subject is None:  # "they've put me on Harbor, which is due 1 June": named just before
