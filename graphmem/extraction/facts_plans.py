@@ -241,9 +241,13 @@ def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
         subject = None
     if subject in {n for n, _, _ in x.memory.recent_people} | set(x.memory.people.values()):
         subject = None  # "Martin wants it by ...": a person, not what is due
-    if subject is None or (len(subject.split()) == 1 and is_common_word(subject)):
-        # the thing this turn is about, by name, over a word that may be no name at all
-        # ("Manuscript deadline is ...")
+    if (
+        subject is None
+        or subject.islower()
+        or (len(subject.split()) == 1 and is_common_word(subject))
+    ):
+        # the thing this turn is about, by name, over a description ("deadline for the
+        # first session is ...") or a word that may be no name ("Manuscript deadline is")
         subject = _topic_project(x, c.start + max(0, m.end() - len(c.prefix))) or subject
     if subject is None:  # "Lighthouse slipped. The go-live deadline is now ...": a project
         subject = _project_named_before(x, c.start + m.start())  # on record, named here

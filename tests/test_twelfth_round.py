@@ -1,0 +1,229 @@
+"""Shapes found on the twelfth round's dev conversations (priyanka, olek, gwen): terse
+chat that drops "my" and articles, self-introductions, relatives named by "his/her",
+deadlines said without their project's name, one phone said twice in a turn, accents
+typed once, and questions that ask "when" at their end."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from graphmem.extraction.rules import RuleExtractor
+from graphmem.model import Episode
+from graphmem.question import read_question
+
+ASKED = datetime(2026, 2, 4, 10, 0, tzinfo=UTC)
+
+
+def _read_turns(*turns: tuple[str, str]) -> list[set[tuple]]:
+    """Each turn's facts, read in order by one extractor (so it remembers the turns before)."""
+    extractor, out = RuleExtractor(), []
+    for n, (when, text) in enumerate(turns):
+        episode = Episode(scope="s", session="a", turn=n, speaker="Maya", role="user",
+                          text=text, timestamp=when)  # fmt: skip
+        out.append({
+            (f.op, f.subject, f.predicate, f.object, f.valid_from.date().isoformat())
+            for f in extractor.extract(episode)
+        })  # fmt: skip
+    return out
+
+
+def _facts(text: str, when: str = "2025-06-07T10:00:00Z") -> set[tuple]:
+    [facts] = _read_turns((when, text))
+    return {f[:4] for f in facts}
+
+
+# -- people ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("boss - jarek - wants everything in go now", ("Maya", "manager", "Jarek")),
+        ("bf tomek says I work too much", ("Maya", "partner", "Tomek")),
+        ("anyway partner Ruben thinks I'm mad", ("Maya", "partner", "Ruben")),
+        ("mum halina keeps asking about xmas", ("Maya", "parent", "Halina")),
+    ],
+)
+def test_a_relative_named_without_my_is_still_mine(text, fact):
+    assert ("assert", *fact) in _facts(text)
+
+
+def test_who_someone_is_holds_in_a_clause_that_states_nothing_else():
+    # reported speech states nothing, but "my girlfriend Ines" is still said
+    facts = _facts("my girlfriend Ines keeps saying I should get a cat")
+    assert ("assert", "Maya", "partner", "Ines") in facts
+    assert not any(f[2] == "owns_pet" for f in facts)
+
+
+def test_a_capitalised_title_is_not_a_relative():
+    assert not any(f[2] == "sibling" for f in _facts("Sister Act is my favourite film."))
+
+
+def test_his_or_her_relative_belongs_to_the_person_named():
+    assert ("assert", "Tomos", "partner", "Nia") in _facts(
+        "Tomos proposed to his girlfriend Nia at the weekend!"
+    )
+    assert ("assert", "Ana", "partner", "Rui") in _facts(
+        "My sister Ana and her husband Rui came for lunch."
+    )
+
+
+def test_someone_in_a_small_town_lives_there():
+    assert ("assert", "Bethan", "lives_in", "Llansteffan") in _facts("Bethan's in Llansteffan.")
+
+
+# -- work -----------------------------------------------------------------------------
+
+
+def test_a_self_introduction_gives_title_and_employer():
+    facts = _facts("hi. kuba here, 31, frontend dev at vectra in gdynia. mostly react")
+    assert ("assert", "Maya", "job_title", "frontend dev") in facts
+    assert ("assert", "Maya", "works_at", "Vectra") in facts
+    assert ("assert", "Maya", "job_title", "pharmacist") in _facts(
+        "I'm Meera btw, 29, pharmacist, originally from Nagpur"
+    )
+
+
+def test_a_list_after_a_name_is_no_introduction_of_the_speaker():
+    facts = _facts("I met Sam, 40, nurse at the Royal, lovely guy")
+    assert not any(f[1] == "Maya" and f[2] == "job_title" for f in facts)
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("promoted - staff engineer from 2025-07-01", "staff engineer"),
+        ("Gwil has made me deputy manager from the 1st of September.", "deputy manager"),
+    ],
+)
+def test_a_promotion_said_tersely_or_by_the_boss(text, title):
+    assert ("supersede", "Maya", "job_title", title) in _facts(text)
+
+
+def test_a_manager_to_come_with_the_subject_dropped():
+    assert ("supersede", "Maya", "manager", "Ingrid") in _facts(
+        "promoted - tech lead from 2025-07-01. will report to Ingrid"
+    )
+
+
+def test_a_job_started_with_words_between_job_and_employer():
+    assert ("supersede", "Maya", "works_at", "Pentre Nurseries") in _facts(
+        "I started a little Saturday job last week, at Pentre Nurseries."
+    )
+
+
+def test_a_group_joined_is_not_an_employer():
+    facts = _facts("And I've joined the Crickhowell in Bloom committee.")
+    assert not any(f[2] == "works_at" for f in facts)
+    assert ("supersede", "Maya", "works_at", "Acme") in _facts("I joined Acme as a team lead.")
+
+
+def test_a_lowercase_employer_ends_before_a_word_that_ends_the_clause():
+    facts = _facts("first week at brightline done. on project Harbor")
+    assert ("supersede", "Maya", "works_at", "Brightline") in facts
+
+
+@pytest.mark.parametrize(
+    ("text", "project"),
+    [
+        ("I've been put on a project called Osprey.", "Osprey"),
+        ("I've also been added to a second project, Lumen, early days.", "Lumen"),
+        ("Carys has put me in charge of Summer Reading.", "Summer Reading"),
+    ],
+)
+def test_a_project_named_after_the_word_or_put_in_my_charge(text, project):
+    assert any(f[2] == "works_on" and f[3] == project for f in _facts(text))
+
+
+def test_someone_elses_project_is_not_mine():
+    assert not any(f[2] == "works_on" for f in _facts("My sister's project, Zeus, is late."))
+
+
+# -- deadlines ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "project", "date"),
+    [
+        ("the board wants a workshop series, we call it 'Open Doors'. "
+         "Deadline for the first session is 31.01.2026.", "Open Doors", "2026-01-31"),
+        ("It's called Ty Bach and the manuscript is due on 30 June.", "Ty Bach", "2025-06-30"),
+        ("Osprey has a deadline now, the dossier has to go in by 12th Dec.", "Osprey",
+         "2025-12-12"),
+        ("Osprey update: Ruth has moved the evaluation deadline to 16 May.", "Osprey",
+         "2026-05-16"),
+        ("Lumen also has a deadline now, 30th June next year.", "Lumen", "2026-06-30"),
+    ],
+)  # fmt: skip
+def test_a_deadline_said_without_its_name_is_the_turns_project(text, project, date):
+    facts = _facts(text)
+    assert any(f[1:] == (project, "deadline", date) for f in facts), facts
+
+
+def test_a_deadline_never_belongs_to_the_person_who_set_it():
+    facts = _facts(
+        "Big project: Martin wants a course, we call it 'Compass'. Martin wants it by 1 March."
+    )
+    assert not any(f[1] == "Martin" and f[2] == "deadline" for f in facts)
+    assert any(f[1] == "Compass" and f[2] == "deadline" for f in facts)
+
+
+# -- phones and spelling --------------------------------------------------------------
+
+
+def test_a_brand_said_after_its_model_is_the_same_phone():
+    facts = _facts("he got me an iPhone 16 for christmas, so I'm back to iphone lol")
+    assert {f[3] for f in facts if f[2] == "phone"} == {"iPhone 16"}
+
+
+def test_the_phone_someone_else_bought_in_my_sentence_is_theirs():
+    facts = _facts(
+        "So I've got a Galaxy A55 now, and Gareth finally bought his Pixel 9, "
+        "so we're a two-Android house."
+    )
+    assert {f[3] for f in facts if f[1] == "Maya" and f[2] == "phone"} == {"Galaxy A55"}
+
+
+@pytest.mark.parametrize(
+    "text", ["pixel 7 finally died, got pixel 9 on wednesday", "replaced it w/ pixel 9, fine"]
+)
+def test_a_phone_got_without_an_article(text):
+    assert any(f[2] == "phone" and f[3] == "Pixel 9" for f in _facts(text))
+
+
+def test_adopted_without_an_article():
+    assert ("assert", "Maya", "owns_pet", "Bajt") in _facts(
+        "adopted dog! shelter mutt, named him Bajt"
+    )
+
+
+def test_a_place_typed_once_with_its_accents_keeps_them():
+    first, second = _read_turns(
+        ("2025-08-09T10:00:00Z", "and - moving to wrocław w/ ewa on 2025-10-01"),
+        ("2025-10-11T10:00:00Z", "moved to wroclaw 2025-10-01 as planned"),
+    )
+    assert ("supersede", "Maya", "lives_in", "Wrocław", "2025-10-01") in first
+    assert ("supersede", "Maya", "lives_in", "Wrocław", "2025-10-01") in second
+
+
+# -- questions ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "predicate", "edge"),
+    [
+        ("What's the date of our move?", "lives_in", "start"),
+        ("last day at brightline - when", "works_at", "end"),
+        ("How many years did I live in Cardiff?", "lives_in", "span"),
+    ],
+)
+def test_a_when_asked_at_the_end_or_as_a_date(question, predicate, edge):
+    reading = read_question(question, owner="Maya", reference=ASKED)
+    assert (reading.predicate, reading.mode, reading.edge) == (predicate, "when", edge)
+
+
+def test_a_relative_without_my_is_asked_about_not_the_owner():
+    reading = read_question("where does brother work", owner="Maya", reference=ASKED)
+    assert (reading.subject, reading.predicate) == ("Maya's brother", "works_at")
