@@ -200,11 +200,7 @@ _TOPIC = re.compile(
 def _topic_project(x: Turn, end: int) -> str | None:
     """The last thing the turn names as what it is about, before ``end`` (see _TOPIC):
     the project a deadline said without its name belongs to. Never a person or place."""
-    # people met before this turn ("Rosetta update:" has just made Rosetta a "person")
-    people = set(x.memory.people.values()) | {
-        n for n, _, turn in x.memory.recent_people if turn != x.memory.turn
-    }
-    people.add(x.episode.speaker)
+    people = _people_before(x)
     found = None
     # the turn as typed, quotes kept (the rules read it with quoted passages blanked):
     # "we call it 'Opening Compass'" names the thing by its quotes
@@ -220,6 +216,16 @@ def _topic_project(x: Turn, end: int) -> str | None:
             continue
         found = name
     return found
+
+
+def _people_before(x: Turn) -> set[str]:
+    """People met before this turn (this turn's "Rosetta update:" or "Nopal got moved"
+    has just taken Rosetta and Nopal for people), and the speaker."""
+    return (
+        set(x.memory.people.values())
+        | {n for n, _, turn in x.memory.recent_people if turn != x.memory.turn}
+        | {x.episode.speaker}
+    )
 
 
 def _projects(x: Turn) -> set[str]:
@@ -239,7 +245,7 @@ def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     subject = project_name(m.group("proj")) if m.groupdict().get("proj") else None
     if subject is not None and subject.lower() in _DEADLINE_KINDS:
         subject = None
-    if subject in {n for n, _, _ in x.memory.recent_people} | set(x.memory.people.values()):
+    if subject in _people_before(x):
         subject = None  # "Martin wants it by ...": a person, not what is due
     if (
         subject is None
