@@ -14,7 +14,7 @@ from graphmem.extraction.clauses import Clause
 from graphmem.extraction.lexicon import PET_SPECIES as PET_SPECIES_SET
 from graphmem.extraction.lexicon import PLURAL_SPECIES, POSSESSIONS
 from graphmem.extraction.objects import names, phrase
-from graphmem.extraction.patterns import PERSON_LIST, pattern
+from graphmem.extraction.patterns import PERSON_LIST, PET, pattern
 from graphmem.extraction.timing import aspect_of
 from graphmem.extraction.truecase import is_common_word
 from graphmem.extraction.turn import Draft, Turn, emit
@@ -33,10 +33,13 @@ PET_HAVE = pattern(
     r"\s+(?:(?P<q>(?i:a|an|one|two|three|four|five|\d+|another|the|my|his|her|our|their|some))\s+"
     r"|(?<=(?i:adopted|rescued)\s)(?=\w+\s*[!.,;]))(?:(?i:new|"
     r"little|pet|rescue|old|black|white|grey|gray|ginger|orange|tabby|golden|small|big|"
-    r"cute|young|senior|baby|fluffy|lazy)\s+)*(?P<sp><PET>|(?i:puppies|kitties|bunnies|"
+    r"cute|young|senior|baby|fluffy|lazy)\s+)*(?:(?i:second|third|fourth|first|shelter|"
+    r"ex-battery|ex-racing|foster|street|farm|working|stray|retired)\s+)?(?P<sp><PET>|(?i:puppies|kitties|bunnies|"
     r"mice))(?i:s|es)?\b"
-    r"(?:(?:\s*,\s*|\s+(?i:named|called)\s+|\s+)(?P<obj><PERSONS>)(?![\w'’]))?"
+    r"(?:(?:\s+(?i:now|too|also|as\s+well))*(?:\s*,\s*|\s+(?i:named|called)\s+|\s+)"
+    r"(?P<obj><PERSONS>)(?![\w'’]))?"
 )
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
 
 
 def pet_have(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
@@ -51,6 +54,13 @@ def pet_have(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     )
     aspect = aspect_of(m.group("aux") or "", form)
     pets = names(m.group("obj"))
+    count = _COUNTS.get((m.group("q") or "").lower(), 0)
+    if pets and len(pets) < count:
+        # "two working dogs, Bess (huntaway) and Tui (heading dog)": the list goes on
+        # past an aside
+        rest = re.sub(r"\s*\([^)]*\)", "", c.s[m.start("obj") :])
+        more = re.match(rf"\s*({PERSON_LIST})(?![\w'’])", rest)
+        pets = names(more.group(1)) if more else pets
     if pets:
         subj = x.subject(m.group("who"), (0, 0))
         if subj and subj.name == x.episode.speaker:
@@ -117,6 +127,9 @@ def pet_gone(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
 
 
 PET_NAMED = pattern(r"(?P<sp><PET>)\s*,?\s+(?i:named|called)\s+(?P<n><PERSON>)(?![\w'’])")
+# "plus Moko the cat who thinks he owns the house", "Tomos the tortoise is still asleep":
+# a pet by its name and species (the speaker's where the turn says so, as for PET_NAMED)
+PET_THE = pattern(r"(?<![\w'’])(?P<n><PERSON>)\s+(?i:the)\s+(?P<sp><PET>)\b(?!['’])")
 _OURS = re.compile(
     r"(?i)\b(?:we|i|we['’]ve|i['’]ve|our|my)\b[^.!?]{0,60}\b(?:got|adopted|rescued|have|has|"
     r"brought\s+home|new|joined|family|welcomed|picked\s+up|took\s+in|bought)\b"
@@ -145,6 +158,24 @@ def pet_named(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
             return []
     aspect = "change" if _CHANGE_WORDS.search(c.s) or _CHANGE_WORDS.search(x.text) else "state"
     return emit(x, c, m, "owns_pet", [name], aspect, subject=x.episode.speaker)
+
+
+def pet_the(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    """ "Moko the cat": the speaker's pet where the turn already counts pets of theirs
+    ("ive got two working dogs ... plus Moko the cat", "Our cat Mali ... and Tomos the
+    tortoise"); else a cartoon, or someone else's."""
+    before = c.s[: m.start()]
+    if not x.first_person or _SOMEONE_ELSES.search(before):
+        return None
+    theirs = any(d.predicate == "owns_pet" and d.subject == x.episode.speaker for d in x.drafts)
+    if not theirs and not _OUR_PETS.search(x.text):
+        return None
+    species = PLURAL_SPECIES.get(m.group("sp").lower(), m.group("sp").lower())
+    x.memory.pets[species] = m.group("n")
+    return emit(x, c, m, "owns_pet", [m.group("n")], "state", subject=x.episode.speaker)
+
+
+_OUR_PETS = re.compile(rf"(?i)\b(?:our|my)\s+(?:\w+\s+)?(?:{PET})\b|\b(?:pets|animals)\b")
 
 
 PET_NAMED_LATER = pattern(

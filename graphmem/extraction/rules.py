@@ -205,6 +205,7 @@ RULES: tuple[Rule, ...] = (
     Rule("phone_any", facts_things.PHONE_ANY, facts_things.phone_any),
     Rule("pet_have", facts_things.PET_HAVE, facts_things.pet_have),
     Rule("pet_named", facts_things.PET_NAMED, facts_things.pet_named),
+    Rule("pet_the", facts_things.PET_THE, facts_things.pet_the),
     Rule("pet_named_later", facts_things.PET_NAMED_LATER, facts_things.pet_named_later),
     Rule("owns", facts_things.OWNS, facts_things.owns),
     Rule("drives", facts_things.DRIVES, facts_things.drives),
@@ -230,7 +231,9 @@ RULES: tuple[Rule, ...] = (
 )
 # What a clause says of who someone is ("my boyfriend Rohan") holds even where the
 # clause itself states nothing ("my boyfriend Rohan keeps saying I need a new phone")
-_MENTIONS = tuple(rule for rule in RULES if rule.handler is facts_people.mention)
+_MENTIONS = tuple(
+    rule for rule in RULES if rule.name in ("mention", "mention_bare", "their_mention", "pet_the")
+)
 
 # ---------------------------------------------------------------------------
 # The extractor
