@@ -40,9 +40,23 @@ _QUOTED = re.compile(
 )
 
 
+# A quoted title is a name, not speech: "deadline for 'Endgame Steps' is moved to ..."
+_QUOTED_NAME = re.compile(
+    r"[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|of|the|and|de|en|in|on|la|le|du|for)){0,4}"
+)
+
+
 def mask_quotes(text: str) -> str:
-    """``text`` with quoted passages (and their quote marks) blanked out, offsets unchanged."""
-    return _QUOTED.sub(lambda m: " " * len(m.group()), text)
+    """``text`` with quoted passages (and their quote marks) blanked out, offsets
+    unchanged; a quoted name keeps its words ("we call it 'Opening Compass'")."""
+
+    def blank(m: re.Match) -> str:
+        inner = m.group()[1:-1]
+        if _QUOTED_NAME.fullmatch(inner) and not inner.split()[-1].islower():
+            return " " + inner + " "
+        return " " * len(m.group())
+
+    return _QUOTED.sub(blank, text)
 
 
 def _blank(text: str, spans) -> str:

@@ -143,6 +143,9 @@ _VOCATIVE = re.compile(r"(?i)\bsorry[ \t]+$")
 # or whose it is ("sorry, my girlfriend, I keep calling Maren my roommate")
 _NOT_A_VALUE = re.compile(
     r"(?i)\s*(?:about|regarding|re|on|to|for|from|with|of|my|your|his|her|our|their)\b"
+    # "sorry, another correction", "sorry, one more thing": what follows is the fix
+    r"|\s*(?:(?:an|another|one|a|quick|small|little|tiny|minor|last|more)\s+)*"
+    r"(?:correction|fix|thing|update|mistake|change|one)s?\b"
 )
 
 
@@ -398,8 +401,9 @@ def _as_correction(x: Turn, c: Clause, d: Draft) -> Draft:
 # "I told you Bruna lives in Faro but that's wrong": the first clause recalls the slip,
 # it does not state it again; the turn's correction cue says so.
 _RECALLS = re.compile(
-    r"^\s*(?:(?i:so|and|but|ok|okay|well)\s+)?(?:I|i)\s+(?:(?i:think|guess)\s+)?(?i:told|said\s+to|"
-    r"said|mentioned|wrote|typed)\b(?:\s+(?i:you|to\s+you))?"
+    r"^\s*(?:(?i:so|and|but|ok|okay|well)\s+)?(?:I|i)(?:['’]ve)?\s+(?:(?i:think|guess)\s+)?(?i:told|said\s+to|"
+    r"said|mentioned|wrote|typed|keep\s+saying|kept\s+saying|keep\s+calling|"
+    r"(?:have\s+)?been\s+(?:saying|calling|writing))\b(?:\s+(?i:you|to\s+you))?"
 )
 _CORRECTION_CUE = re.compile(
     r"(?i)\b(?:correction|correct(?:ing)?\s+(?:that|myself|something)|fix|mistake|misread|"

@@ -19,7 +19,7 @@ from graphmem.extraction.lexicon import words
 from graphmem.extraction.objects import POINTS_BACK, phrase, project_name
 from graphmem.extraction.patterns import pattern
 from graphmem.extraction.timing import BE_AUX, PAST_AUX, PERFECT_AUX, VAGUE_TIMES, start_of, time_in
-from graphmem.extraction.truecase import is_common_word, truecase
+from graphmem.extraction.truecase import is_common_word, needs_truecase, truecase
 from graphmem.extraction.turn import Draft, Turn, emit
 from graphmem.time.instant import POS_INF, is_open_start
 from graphmem.time.natural import resolve_time
@@ -109,7 +109,7 @@ DEADLINE_SLID = pattern(
 )
 DEADLINE_POSS = pattern(
     r"(?P<proj>(?:(?i:the|our|my)\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)(?:['’]s)"
-    r"?\s+(?i:deadline|due\s+date)\s+(?i:is|was|has\s+been|got|will\s+be|moved|slipped)\b"
+    r"?\s+(?i:deadline|due\s+date)\s*(?:(?i:is|was|has\s+been|got|will\s+be|moved|slipped|set|now)\b|:)"
 )
 DEADLINE_DUE = pattern(
     r"(?P<proj>(?:(?i:the|our|my)\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)\s+(?i:is|are|was|"
@@ -172,6 +172,9 @@ def _project_named_before(x: Turn, end: int) -> str | None:
     """The project on record (worked on, or given a deadline) named last before ``end``."""
     projects = {o for _, p, o in x.memory.said if p == "works_on"}
     projects |= {s for s, p, _ in x.memory.said if p == "deadline"}
+    # and one this turn has just put the speaker on ("new project on top of Meridian:
+    # Kestrel ... a first version by April 30" is Kestrel's)
+    projects |= {d.object for d in x.drafts if d.predicate == "works_on" and d.op != "retract"}
     found = [(m.start(), name) for name in projects if name
              for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", x.text[:end])]  # fmt: skip
     return max(found)[1] if found else None
@@ -241,8 +244,31 @@ _NOT_TOPICS = frozenset(
 )
 
 
+_COUNTDOWN = re.compile(
+    r"(?i)\s*in\s+(?:a|an|one|two|three|four|five|six|\d+|a\s+couple\s+of|a\s+few)\s+"
+    r"(?:days?|weeks?|fortnights?|months?)\b"
+)
+
+
+def _typed_lower_project(x: Turn, raw: str) -> str | None:
+    """ "lighthouse deadline moved to ...": in a turn typed in lower case, the one word
+    before "deadline" is the project's name (as on record, else capitalised)."""
+    words = raw.split()
+    if not words or not words[-1].isalpha() or not words[-1].islower():
+        return None
+    word = words[-1]
+    if not needs_truecase(x.episode.text) and is_common_word(word):
+        return None
+    if word in _DEADLINE_KINDS or word in _NOT_TOPICS or word in ("project", "final", "my", "our"):
+        return None
+    return next((p for p in _projects(x) if p.lower() == word), word.capitalize())
+
+
 def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
-    subject = project_name(m.group("proj")) if m.groupdict().get("proj") else None
+    raw = m.groupdict().get("proj")
+    subject = project_name(raw) if raw else None
+    if subject is None and raw:
+        subject = _typed_lower_project(x, raw)
     if subject is not None and subject.lower() in _DEADLINE_KINDS:
         subject = None
     if subject in _people_before(x):
@@ -277,6 +303,10 @@ def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     date = deadline_date(x, c, m.end(), within=within)
     if not subject or not date:
         return []
+    if _COUNTDOWN.match(date[1]) and any(
+        s == subject and p == "deadline" for s, p, _ in x.memory.said
+    ):
+        return []  # "the deadline is in a fortnight": the date on record, counted down
     moved = m.re in (DEADLINE_MOVED, DEADLINE_SLID, DEADLINE_VERB_FIRST) or bool(
         _CHANGED.search(c.s)
     )

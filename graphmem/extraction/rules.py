@@ -65,6 +65,7 @@ from graphmem.extraction.corrections import (
     corrected,
     recalled_statement,
     recalls_a_slip,
+    same_value,
     swapped_values,
 )
 from graphmem.extraction.frames import FrameReader
@@ -548,7 +549,13 @@ class RuleExtractor:
         self._apply(x, said)
         read = [d for d in x.drafts[len(drafts) :] if not d.side]
         x.drafts, x.last_who = drafts, who
-        return (read[0].subject, read[0].predicate, read[0].object) if read else None
+        if read:
+            return read[0].subject, read[0].predicate, read[0].object
+        # "I keep saying Bryngwyn Garden Centre, but ...": a value alone, one on record
+        bare = re.split(r"\s*(?:,|\bbut\b|\bwhen\b)", text[start : c.end])[0].strip(" .!")
+        return next(
+            ((s, p, o) for s, p, o in reversed(x.memory.said) if bare and same_value(bare, o)), None
+        )
 
     def _apply(self, x: Turn, c: Clause) -> None:
         """Run the rules over one clause and add what they read to the turn's drafts."""

@@ -158,12 +158,21 @@ class Turn:
         here = [name for at, name in self._own_places() if at < pos]
         if here:
             return here[-1]
+        if any(at < pos for at, _ in places_named(self.text)):
+            return None  # "Mum is in Annecy now, she moved on the 5th": not last turn's place
         names, turn = self.memory.places
         return names[-1] if names and turn == self.memory.turn - 1 else None
 
     def remember_places(self) -> None:
         """Keep this turn's places for a move the next turn leaves without one."""
-        self.memory.places = ([name for _, name in self._own_places()], self.memory.turn)
+        self.memory.places = (
+            [
+                name
+                for at, name in self._own_places()
+                if not _TRIP.search(self.text, max(0, at - 40), at)
+            ],
+            self.memory.turn,
+        )
 
     def _own_places(self) -> list[tuple[int, str]]:
         """The places this turn names, less those read as someone else's ("my sister
@@ -284,6 +293,13 @@ class Turn:
         name = " ".join(words)
         self.memory.named(name, None)
         return Subject(name, [])
+
+
+# "We spent a few days in Barcelona": a place visited is no home a later move goes to
+_TRIP = re.compile(
+    r"(?i)\b(?:spent|spending|holiday|holidays|trip|visit|visited|visiting|vacation|weekend|"
+    r"days\s+in|week\s+in|flew|flying|fly|stopover|layover|conference|honeymoon)\b"
+)
 
 
 def emit(
