@@ -9,6 +9,7 @@ leaving a job, in :mod:`graphmem.extraction.facts_work`.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from graphmem.extraction.clauses import Clause
 from graphmem.extraction.gazetteer import is_place, place_at
@@ -202,7 +203,8 @@ def moves(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
 # move on 2024/07/01" in this one. The verb stands alone: a "to"/"in"/"out" after it is
 # another rule's (or another kind of move: "moved in with", "moved teams").
 MOVE_BARE = pattern(
-    r"<SUBJ><AUX>\s+(?:(?i:finally|officially|actually|just|all)\s+)*"
+    # "we get the keys on 10th March and move on the 14th": the subject shared by "and"
+    r"(?:<SUBJ><AUX>\s+|(?<=\b[Aa]nd\s))(?:(?i:finally|officially|actually|just|all)\s+)*"
     r"(?P<v>(?i:moved|move|moves|moving|relocated|relocate|relocating|arrived))\b"
     r"(?!\s+(?i:to|into|in|out|from|away|back|house|home|flat|apartment|jobs?|teams?|"
     r"departments?|desks?|offices?|up|over|on(?!\s+(?:\d|the\s+\d|\w+day|[A-Z]))|here|there|"
@@ -236,13 +238,21 @@ def move_bare(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     """A move to the place named last before it, in this turn or the one before: dated,
     or told as done ("moved", "arrived"), never for a stay ("arrived at the hotel")."""
     verb = m.group("v").lower()
+    who = m.group("who")
+    if who is None:  # "keys on 10th March and move on the 14th": the move is its own
+        who = x.last_who  # clause, with the subject "and" shares and its own day
+        cut = m.start("v") - len(c.prefix)
+        c = replace(c, start=c.start + cut, text=c.text[cut:], prefix="")
+        c.times = [t for t in c.times if c.start <= t.span[0]]
+    if verb not in _PAST_MOVE:  # "we move on the 14th": a move not yet made is dated ahead
+        c = replace(c, times=x.future_times(c))
     if _PASSING.search(x.text) or (verb not in _PAST_MOVE and time_in(c) is None):
         return None
     place = _new_place_before(x, c.start)
     if place is None:
         return None
     aspect = aspect_of(m.group("aux") or "", verb_form(verb, {**_MOVE_FORMS, "arrived": "change"}))
-    return emit(x, c, m, "lives_in", [place], aspect)
+    return emit(x, c, m, "lives_in", [place], aspect, who=who)
 
 
 HOME = pattern(

@@ -68,7 +68,7 @@ _PLACE_SLOT = re.compile(r"(?i)\b(?:in|to|from|into)\s+")
 
 # A home somewhere: any capitalised name, known to the gazetteer or not ("a house in Os")
 _HOME_IN = re.compile(
-    r"(?i:house|flat|apartment|condo|place|home|room|cottage)\s+(?i:in)\s+"
+    r"(?i:house|flat|apartment|condo|place|home|room|cottage)[!.,]{0,3}\s+(?i:in)\s+"
     r"(?P<name>[A-Z][\w'’\-]+(?:\s+[A-Z][\w'’\-]+)?)"
 )
 _NOT_PLACE = frozenset(

@@ -9,13 +9,15 @@ CLI time argument; :func:`read_time` the same, its errors naming the argument). 
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 
 from dateutil import parser as date_parser
 
 from graphmem.errors import EmptyIntervalError, InvalidTimeError
 from graphmem.time.instant import INFINITE_WORDS, NEG_INF, resolve_tz, to_instant
+from graphmem.time.interval import Interval
 from graphmem.time.natural.chart import Chart, expression_interval
 from graphmem.time.natural.expression import TimeExpression
 from graphmem.time.natural.grammar import WORD_START
@@ -87,7 +89,32 @@ def find_time_expressions(
     for c in candidates:
         if all(c.span[1] <= t.span[0] or c.span[0] >= t.span[1] for t in taken):
             taken.append(c)
-    return sorted(taken, key=lambda c: c.span)
+    return _in_month_said(sorted(taken, key=lambda c: c.span))
+
+
+_ORDINAL_ONLY = re.compile(r"(?i)^(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)$")
+
+
+def _in_month_said(found: list[TimeExpression]) -> list[TimeExpression]:
+    """ "keys on 10th March and move on the 14th": a bare ordinal day after a date that
+    names its month falls in that month (and year), not the one around the reference."""
+    out: list[TimeExpression] = []
+    for e in found:
+        bare = _ORDINAL_ONLY.match(e.text)
+        before = next((p for p in reversed(out) if p.grain in ("day", "month")
+                       and not _ORDINAL_ONLY.match(p.text)), None)  # fmt: skip
+        if bare and before is not None and e.kind == "point":
+            start = before.interval.start
+            try:
+                day = start.replace(
+                    day=int(bare.group(1)), hour=0, minute=0, second=0, microsecond=0
+                )
+            except ValueError:
+                day = None
+            if day is not None:
+                e = replace(e, interval=Interval(day, day + timedelta(days=1)))
+        out.append(e)
+    return out
 
 
 def _resolve_whole(text: str, ctx: Ctx, ref_utc: datetime) -> tuple[TimeExpression, bool] | None:

@@ -74,6 +74,19 @@ def resolve_date(m: re.Match, ctx: Ctx) -> Period | None:
     return nearest(lambda y: period_of(datetime(y, month, day), "day"), ctx)
 
 
+def resolve_ordinal_day(m: re.Match, ctx: Ctx) -> Period:
+    """ "on the 14th": that day of the month the preference picks around the anchor (the
+    last 14th for the past, the next for the future). A month said just before in the same
+    text wins over it (``api.find_time_expressions``: "keys on 10th March, move on the 14th")."""
+    day, anchor = day_of(m["dn"]), ctx.anchor
+    here = anchor.year * 12 + anchor.month - 1
+    return nearest(
+        lambda k: period_of(datetime(k // 12, k % 12 + 1, day), "day"),
+        ctx,
+        range(here - 2, here + 3),
+    )
+
+
 def resolve_day_range(m: re.Match, ctx: Ctx) -> Period | None:
     month, first, last = month_of(m), day_of(m["day"]), int(m["day2"])
 

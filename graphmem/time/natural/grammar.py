@@ -26,6 +26,7 @@ from graphmem.time.natural.dates import (
     resolve_month_year,
     resolve_numeric_date,
     resolve_numeric_day,
+    resolve_ordinal_day,
     resolve_quarter,
     resolve_rel_month,
     resolve_rel_season,
@@ -160,6 +161,8 @@ RULES: list[_Rule] = [
         rf"(?:{_WD}(?:\s*,)?\s+)?(?:the\s+)?{_DAY}(?:\s+of)?\s+{_MONTH}{_OPT_YEAR}", resolve_date
     ),
     _rule(rf"(?:{_WD}(?:\s*,)?\s+)?{_MONTH}\s+(?:the\s+)?{_DAY}{_OPT_YEAR}", resolve_date),
+    # "on the 14th", "by the 1st": a day of a month left unsaid (never "the 5 of us")
+    _rule(r"the\s+(?P<dn>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)", resolve_ordinal_day, need="prep"),
     _rule(
         rf"{_MONTH}\s+{_DAY}\s*[-–—]\s*(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?\b{_OPT_YEAR}",
         resolve_day_range,
