@@ -227,3 +227,77 @@ def test_a_when_asked_at_the_end_or_as_a_date(question, predicate, edge):
 def test_a_relative_without_my_is_asked_about_not_the_owner():
     reading = read_question("where does brother work", owner="Maya", reference=ASKED)
     assert (reading.subject, reading.predicate) == ("Maya's brother", "works_at")
+
+
+# -- later in the round ---------------------------------------------------------------
+
+
+def test_a_bare_ordinal_day_is_a_day_of_the_month_said_before_it():
+    from graphmem.time.natural import find_time_expressions
+
+    ref = datetime(2026, 2, 1, 10, tzinfo=UTC)
+    keys, move = find_time_expressions(
+        "we get the keys on 10th March and move on the 14th", ref, prefer="future"
+    )
+    assert move.interval.start.date().isoformat() == "2026-03-14"
+    [alone] = find_time_expressions("she moved on the 5th as planned", ref)
+    assert alone.interval.start.date().isoformat() == "2026-01-05"  # the last 5th before
+    assert find_time_expressions("the 5 of us went", ref) == []
+
+
+def test_a_move_that_shares_its_subject_by_and_has_its_own_day():
+    [facts] = _read_turns(
+        ("2026-02-01T10:00:00Z",
+         "we bought a house in Greystones, we get the keys on 10th March and move on the 14th"),
+    )  # fmt: skip
+    assert ("supersede", "Maya", "lives_in", "Greystones", "2026-03-14") in facts
+
+
+def test_a_move_never_goes_to_a_place_visited_the_turn_before():
+    trip, move = _read_turns(
+        ("2024-10-26T10:00:00Z", "We spent a few days in Barcelona, lovely."),
+        ("2024-10-26T10:05:00Z", "Mum is now officially in Annecy, she moved on the 5th."),
+    )
+    assert not any(f[3] == "Barcelona" for f in move)
+
+
+def test_i_keep_saying_x_but_it_is_y_corrects_the_fact_whose_value_is_x():
+    start, fix = _read_turns(
+        ("2025-03-08T10:00:00Z", "I started a weekend job at Pengwern Garden Centre."),
+        ("2025-06-14T10:00:00Z",
+         "Sorry, another correction. I keep saying Pengwern Garden Centre, but it's "
+         "Penrallt Garden Centre."),
+    )  # fmt: skip
+    assert ("supersede", "Maya", "works_at", "Pengwern Garden Centre", "2025-03-08") in start
+    assert {f[:4] for f in fix} == {("correct", "Maya", "works_at", "Penrallt Garden Centre")}
+
+
+@pytest.mark.parametrize(
+    ("text", "pets"),
+    [
+        ("We've got two ex-battery hens now too, Ffion and Nel, from the rescue.", {"Ffion", "Nel"}),
+        ("ive got two working dogs, Moss (huntaway) and Fly (heading dog). plus Tibs the cat",
+         {"Moss", "Fly", "Tibs"}),
+        ("NEWS: I adopted a second cat!! her name is Bolacha", {"Bolacha"}),
+    ],
+)  # fmt: skip
+def test_pets_counted_listed_or_named_with_their_species(text, pets):
+    assert {f[3] for f in _facts(text) if f[2] == "owns_pet"} == pets
+
+
+def test_a_pet_named_with_its_species_needs_the_speakers_pets_in_the_turn():
+    assert not any(f[2] == "owns_pet" for f in _facts("I watched Garfield the cat on TV."))
+
+
+def test_a_countdown_to_a_deadline_on_record_is_no_new_deadline():
+    set_, countdown = _read_turns(
+        ("2024-05-18T10:00:00Z", "The publisher moved the Ty Bach deadline to 30 September."),
+        ("2024-09-14T10:00:00Z", "Ty Bach is going badly, the deadline is in a fortnight."),
+    )
+    assert any(f[1:4] == ("Ty Bach", "deadline", "2024-09-30") for f in set_)
+    assert not any(f[2] == "deadline" for f in countdown)
+
+
+def test_a_project_typed_in_lower_case_before_deadline():
+    facts = _facts("tidepool deadline moved to 2025-09-30, customs api changed again")
+    assert any(f[1:] == ("Tidepool", "deadline", "2025-09-30") for f in facts)

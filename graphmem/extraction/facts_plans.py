@@ -133,7 +133,9 @@ DEADLINE_WANTED = pattern(
 # deadline to 16 May", "extended the photo deadline to July 26th"
 DEADLINE_MOVED_THE = pattern(
     r"(?i:moved|move|pushed|push|extended|extend|postponed|shifted|changed|bumped)\s+(?:(?i:the|our|my)\s+)?"
-    r"(?:[\w\-]+\s+){0,2}?(?i:deadline|due\s+date)\s+(?:(?i:out|back)\s+)?(?i:to|until)\s+"
+    r"(?P<proj>(?:[\w\-]+\s+){0,2}?)(?i:deadline|due\s+date)\s+"
+    r"(?:(?i:for|of|on)\s+(?P<proj2>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2})\s+)?"
+    r"(?:(?i:out|back)\s+)?(?i:to|until)\s+"
 )
 # "Kestrel has a deadline now, the submission has to go in by 12th Dec", "Lumen also has
 # a deadline now, 30th June next year"
@@ -265,8 +267,8 @@ def _typed_lower_project(x: Turn, raw: str) -> str | None:
 
 
 def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
-    raw = m.groupdict().get("proj")
-    subject = project_name(raw) if raw else None
+    raw = m.groupdict().get("proj2") or m.groupdict().get("proj")
+    subject = project_name(raw) if raw and raw.strip() else None
     if subject is None and raw:
         subject = _typed_lower_project(x, raw)
     if subject is not None and subject.lower() in _DEADLINE_KINDS:
