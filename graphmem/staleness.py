@@ -81,6 +81,7 @@ def unread_turn(
         since = max(r.recorded_at for r in family)
     said = {r.provenance.episode_id for r in family}
     names = [n for n in (normalise_name(x) for x in subject_names) if n]
+    values = {_folded(r.object) for r in family if r.object}
     reader = _reader(embedder)
     from graphmem.extraction.frames import clause_texts
 
@@ -90,7 +91,7 @@ def unread_turn(
         if episode.role not in (None, "user"):
             continue
         clauses = [c for c in _clauses_about(clause_texts(episode.text), owner, names)
-                   if not _NEVER.search(c)]  # fmt: skip
+                   if not _NEVER.search(c) and not _restates(c, values)]  # fmt: skip
         for ranked, op in reader.classify(clauses):
             # a clause the classifier is sure is about the predicate counts even where it
             # reads no operation ("Renting a room in Hillevåg, so back in Stavanger")
@@ -98,6 +99,32 @@ def unread_turn(
             if any(p == predicate and prob >= bar for p, prob in ranked[:1]):
                 return episode
     return None
+
+
+# Words that say a value changed or ended, whatever else the clause names
+_CHANGE_CUE = re.compile(
+    r"(?i)\b(?:no\s+longer|not\s+any\s*more|any\s*more|quit|quitting|left|leaving|leave|"
+    r"stopp?(?:ed|ing)?|gave\s+up|giving\s+up|ex|moved\s+out|moving|move|broke\s+up|split|"
+    r"sold|selling|died|dead|passed|replac\w*|instead|switch\w*|swap\w*|new|former|old|"
+    r"used\s+to|back\s+to|until|till|retir\w*|fired|laid\s+off|resign\w*|dropp\w*|not|from|"
+    r"moved|relocat\w*|got|bought|joined|start\w*|promot\w*|became|become|now|notice|"
+    r"first|last|hand(?:ed|ing)|finish\w*|end(?:ed|ing|s)?|over|done|off)\b"
+)
+_OWN_LETTERS = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ß": "ss", "æ": "ae", "œ": "oe"})
+
+
+def _folded(text: str) -> str:
+    return normalise_name(text.lower().translate(_OWN_LETTERS))
+
+
+def _restates(clause: str, values: set[str]) -> bool:
+    """ "I'm still pescatarian", "Khoa proposed! We're engaged", "the iPhone 15 is fine":
+    a clause naming a value on record, with no word of a change, is about that value, not
+    a change the store missed."""
+    if _CHANGE_CUE.search(clause):
+        return False
+    words = f" {_folded(clause)} "
+    return any(v and f" {v} " in words for v in values)
 
 
 # "I have never lived in Austin": what never held changes nothing

@@ -158,3 +158,39 @@ def test_a_later_turn_saying_never_changes_nothing(chat_memory, embedder):
     )  # fmt: skip
     answer = memory.ask("Where do I live now?", reference="2024-07-01")
     assert answer.known and [v.value for v in answer.values] == ["San Antonio"]
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "Cookout next month, I'm still pescatarian so I'll grill shrimp for me and burgers for them.",
+        "Pescatarian life is treating me well, the fishmonger knows my name now lol",
+    ],
+)
+def test_a_later_turn_that_names_the_value_on_record_without_a_change_restates_it(
+    chat_memory, embedder, later
+):
+    memory = chat_memory(
+        ("2024-01-29T09:00:00Z", "I'm pescatarian, I eat fish but no meat."),
+        ("2024-04-20T09:00:00Z", later),
+        embedder=embedder,
+    )
+    answer = memory.ask("What's my diet right now?", reference="2024-06-01")
+    assert answer.known and [v.value for v in answer.values] == ["pescatarian"]
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "Done with pescatarian life, the fish thing got old",
+        "no longer pescatarian",
+        "moved from Leeds to York",
+        "Handed in my notice at Acme today",
+    ],
+)
+def test_a_clause_that_names_the_value_on_record_with_a_change_is_no_restatement(clause):
+    from graphmem.staleness import _folded, _restates
+
+    assert not _restates(clause, {_folded(v) for v in ("pescatarian", "Leeds", "Acme")})
+    assert _restates("still pescatarian, so shrimp for me", {_folded("pescatarian")})
+    assert _restates("moved to gdansk", {_folded("Gdańsk")}) is False  # a move is a change
