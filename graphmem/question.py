@@ -72,7 +72,9 @@ _FAVOURITE = tuple(
 _ANY_SPECIES = "|".join(sorted((re.escape(w) for w in PET_SPECIES), key=len, reverse=True))
 PREDICATE_CUES: tuple[tuple[str, str], ...] = (
     (r"deadline|\bdue\b|launch|release date|ship date|go-live|go live|cut-?off|delivery date|"
-     r"\bship(?:s|ping)?\b", "deadline"),
+     r"\bship(?:s|ping)?\b|cut-?over|first power|energi[sz]ation|\bsubmission\b|completion date|"
+     r"target date|printers?'?s? date|to the printers?|with the printers?|grand opening|"
+     r"opening date|\bwhen is (?!the\b|my\b|a\b|our\b)\w+ opening\b", "deadline"),
     (r"\bphones?\b|mobile|\bcell\b|smartphone|handset|iphone|android|\bdevice|\bpixel\b|"
      r"\bgalaxy\b", "phone"),
     (r"\b(?:become|became|becoming|being|promoted to|made) (?:a |an |the )?(?!manager\b|my\b|his\b|her\b|them\b|vegan|vegetarian|veggie|pescatarian|keto|gluten|plant|meat|dairy)\w+", "job_title"),
@@ -134,6 +136,7 @@ _NAME = re.compile(r"\b([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*)")
 _VALUE = re.compile(r"\b([A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|\d+\w*))*)")  # "Pixel 8"
 _KNOWN_AT = re.compile(
     r"on record|on file|in (?:your|the) (?:records?|notes?|memory|files?|system|database|log)|"
+    r"\b(?:date|deadline|name|value) (?:you had|had you)\b|"
     r"writ(?:ten|e) down|\bnoted\b|\bhave down\b|\bhad down\b|\bhad (?:me|him|her) (?:down|as)\b|"
     r"did you (?:know|have|think|believe|record|store|log|list|note|say)|had you (?:got|noted|recorded|stored)|"
     r"as far as you knew|according to (?:you|your)|what (?:was|were) (?:recorded|stored|logged|saved|listed)|"
@@ -295,8 +298,10 @@ def read_question(
     subject, unknown = _subject(timeless, timeless.lower(), owner, predicate, known_names, facts_of)
     if predicate == "deadline":  # a deadline belongs to a project, named anywhere
         beside = re.search(
-            r"\b([A-Z][\w-]+)(?:'s)?\s+(?:deadline|due|launch|release|go-live|ship)|"
-            r"(?:deadline|due date|launch|release|go-live)\s+(?:for|of)\s+(?:the\s+)?([A-Z][\w-]+)",
+            r"\b((?:[A-Z][\w-]+\s+){0,2}[A-Z][\w-]+)(?:'s)?\s+(?:deadline|due|launch|release|go-live|"
+            r"ship|cut-?over|first\s+power|energi[sz]ation|submission|opening|completion|printer)|"
+            r"(?:deadline|due date|launch|release|go-live|submission|cutover)\s+(?:for|of)\s+(?:the\s+)?"
+            r"((?:[A-Z][\w-]+\s+){0,2}[A-Z][\w-]+)",
             timeless,
         )
         if beside and (beside.group(1) or beside.group(2)).lower() not in _NOT_NAMES:

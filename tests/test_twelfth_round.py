@@ -301,3 +301,24 @@ def test_a_countdown_to_a_deadline_on_record_is_no_new_deadline():
 def test_a_project_typed_in_lower_case_before_deadline():
     facts = _facts("tidepool deadline moved to 2025-09-30, customs api changed again")
     assert any(f[1:] == ("Tidepool", "deadline", "2025-09-30") for f in facts)
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("When is Fjordlink first power now?", "Fjordlink"),
+        ("When's the Lyngen cutover now?", "Lyngen"),
+        ("When is Kalina submission now?", "Kalina"),
+        ("When is Schwalbe opening now?", "Schwalbe"),
+        ("In September 2025, what did you have as the Kurl Kream launch date?", "Kurl Kream"),
+    ],
+)
+def test_a_projects_milestone_is_asked_as_its_deadline(question, subject):
+    reading = read_question(question, owner="Maya", reference=ASKED)
+    assert (reading.subject, reading.predicate) == (subject, "deadline")
+
+
+def test_a_job_opening_is_no_deadline():
+    assert read_question("When is the job opening?", owner="Maya", reference=ASKED).predicate != (
+        "deadline"
+    )
