@@ -208,7 +208,18 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
     if r.mode == "when" and r.edge == "span":
         return Answer(**base, answer=values[0].describe(), known=True, values=values[:1])
     if r.mode == "when":
-        v = values[0]
+        named = [
+            v for v in values if f" {normalise_name(v.value)} " in f" {normalise_name(question)} "
+        ]
+        if r.object is None and named:
+            values = named  # "since when do I have the pixel 9": the value it names
+        elif r.object is None and _NAMES_A_DEVICE.search(question):
+            # "since when do I have iphone 16" with no iPhone 16 on record: another
+            # phone's date would answer another question
+            return Answer(**base, answer=f"I don't know ({r.subject} {r.predicate}, {mode}).",
+                          known=False)  # fmt: skip
+        # with no value named, the latest change ("what's the date of our move?")
+        v = values[0] if r.object is not None or r.edge == "end" else values[-1]
         edge = v.valid_to if r.edge == "end" else v.valid_from
         if is_infinite(edge):
             return Answer(**base, answer=f"I don't know when ({v.describe()}).", known=False)
@@ -313,6 +324,12 @@ def _began_with_change(rows: list[Fact], first: AnswerValue, window: Interval | 
         return False  # the window starts inside the first value: nothing earlier is asked
     fact = next((f for f in rows if f.fact_id == first.fact_ids[0]), None)
     return fact is not None and fact.provenance.change
+
+
+# a device named by model in the question ("iphone 16", "pixel 9a", "galaxy s24")
+_NAMES_A_DEVICE = re.compile(
+    r"(?i)\b(?:iphone|pixel|galaxy|fairphone|oneplus|xperia|moto|nokia|redmi)\s*\w*\d"
+)
 
 
 def _dated(rows: list[Fact], value: AnswerValue) -> bool:

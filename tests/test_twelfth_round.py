@@ -322,3 +322,39 @@ def test_a_job_opening_is_no_deadline():
     assert read_question("When is the job opening?", owner="Maya", reference=ASKED).predicate != (
         "deadline"
     )
+
+
+def test_a_pet_named_in_a_fragment_right_after():
+    assert ("assert", "Yolanda", "owns_pet", "Princesa") in _facts(
+        "And Yolanda got a chihuahua! Named Princesa. She loves her."
+    )
+
+
+def test_a_favourite_film_is_its_title_not_who_made_it():
+    assert any(f[2:] == ("favourite_film", "Stalker") for f in _facts(
+        "My favourite film is Stalker by Tarkovsky."
+    ))  # fmt: skip
+
+
+def test_a_brand_said_later_is_the_phone_on_record():
+    first, later = _read_turns(
+        ("2024-12-25T10:00:00Z", "Got an iPhone 12 for Christmas!"),
+        ("2025-02-01T10:00:00Z", "So I switched to iPhone, finally."),
+    )
+    assert {f[3] for f in later if f[2] == "phone"} <= {"iPhone 12"}
+
+
+def test_a_when_question_with_no_value_named_answers_the_latest_change(chat_memory):
+    memory = chat_memory(
+        ("2024-01-10T09:00:00Z", "I live in Leeds."),
+        ("2024-06-10T09:00:00Z", "We moved to York on 1 June."),
+    )
+    answer = memory.ask("What's the date of our move?", reference="2024-07-01")
+    assert answer.known and answer.at.date().isoformat() == "2024-06-01"
+
+
+def test_a_when_question_about_a_phone_not_on_record_is_unknown(chat_memory):
+    memory = chat_memory(("2024-11-13T09:00:00Z", "Got a Pixel 9 on Wednesday!"))
+    answer = memory.ask("since when do I have iphone 16", reference="2025-01-01")
+    assert not answer.known
+    assert memory.ask("since when do I have the pixel 9", reference="2025-01-01").known

@@ -180,6 +180,8 @@ _OUR_PETS = re.compile(rf"(?i)\b(?:our|my)\s+(?:\w+\s+)?(?:{PET})\b|\b(?:pets|an
 
 PET_NAMED_LATER = pattern(
     r"(?i:named|called|calling|naming)\s+(?i:her|him|it)\s+(?P<n><PERSON>)(?![\w'’])"
+    # "Yolanda got a chihuahua! Named Princesa.": a name alone, right after
+    r"|^\W*(?i:named|called)\s+(?P<n7><PERSON>)(?=\s*(?:[.!,]|$))"
     # "got a kelpie this arvo, Banjo.", "a beagle puppy, name is Biscuit": a name on its own
     r"|,\s*(?P<n5><PERSON>)(?=\s*(?:[.!]|$|[^\w\s,'’]))"
     r"|(?<![Mm]y\s)(?<![Yy]our\s)\b(?i:name)(?:['’]s|\s+is)\s+(?P<n6><PERSON>)(?![\w'’])"
@@ -193,7 +195,7 @@ PET_NAMED_LATER = pattern(
 
 def pet_named_later(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     """ "We adopted a dog! Zayd named her Maple": the pet just mentioned gets its name."""
-    name = next(m.group(g) for g in ("n", "n2", "n3", "n4", "n5", "n6") if m.group(g))
+    name = next(m.group(g) for g in ("n", "n2", "n3", "n4", "n5", "n6", "n7") if m.group(g))
     for d in [*x.clause_drafts, *x.drafts]:
         if d.predicate == "owns_pet" and d.object in PET_SPECIES_SET:
             x.memory.pets[d.object] = name

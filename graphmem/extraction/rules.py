@@ -311,12 +311,17 @@ _LEADING_ADVERB = re.compile(
 )
 
 
+_TITLED = frozenset({"favourite_film", "favourite_book", "favourite_music"})
+
+
 def plain_value(predicate: str, value: str | None, at: datetime) -> str | None:
     """The value without a leading "now"/"honestly", or None where what was read is only
     a time ("my new manager since monday is sanne" read "Since Monday" as the manager)."""
     if value is None or _PREDICATES.get(predicate).object_type in ("Date", "Age"):
         return value
     value = _LEADING_ADVERB.sub("", value)
+    if predicate in _TITLED:  # "Stalker by Tarkovsky": the title, not who made it
+        value = re.sub(r"\s+by\s+[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*)*$", "", value) or value
     times = find_time_expressions(value, at)
     if times and times[0].span == (0, len(value)):
         return None
@@ -628,6 +633,11 @@ class RuleExtractor:
             d.object = accented_spelling(d.object, [v for *_, v in x.memory.said])
             if d.op == "assert" and pred.functional:
                 d.object = _as_known(d.object, x.memory.known.get((d.subject, d.predicate)))
+            elif d.op == "supersede" and d.predicate == "phone" and d.object:
+                # "back on the iphone" with an iPhone 12 on record: no new phone, the same
+                known = x.memory.known.get((d.subject, d.predicate)) or ""
+                if known.casefold().split()[: len(d.object.split())] == d.object.casefold().split():
+                    d.object = known
             if d.op != "retract" and d.object and (d.predicate == "works_on" or pred.functional):
                 x.memory.known[(d.subject, d.predicate)] = d.object
             if d.op != "retract" and d.object and not d.side:
