@@ -358,3 +358,17 @@ def test_a_when_question_about_a_phone_not_on_record_is_unknown(chat_memory):
     answer = memory.ask("since when do I have iphone 16", reference="2025-01-01")
     assert not answer.known
     assert memory.ask("since when do I have the pixel 9", reference="2025-01-01").known
+
+
+def test_two_people_who_move_together_both_live_there():
+    facts = _facts("Ingrid and Jonas moved to Bodø in July.")
+    assert {f[1] for f in facts if f[2] == "lives_in" and f[3] == "Bodø"} == {"Ingrid", "Jonas"}
+
+
+@pytest.mark.parametrize("text", ["My sister is nurse.", "My sister is nurse and loves it"])
+def test_a_bare_title_ending_the_clause(text):
+    assert ("assert", "Maya's sister", "job_title", "nurse") in _facts(text)
+
+
+def test_a_bit_of_a_nurse_is_no_title():
+    assert not any(f[2] == "job_title" for f in _facts("I'm a bit of a nurse, honestly."))

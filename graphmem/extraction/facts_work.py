@@ -358,6 +358,8 @@ JOB_TITLE = pattern(
 # only before an employer, a "now" or "since", or where the job is done
 TITLE_BARE_AT = pattern(
     r"<SUBJ><AUX>\s+(?P<v>)(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}<JOB>)(?=\s+(?i:at|for|with|on)\s+[A-Z]|"
+    # "He is programmer.", "She is graphic designer, works remote": the title and no more
+    r"(?<=\w)\s*[,.;!](?:\s|$)|\s*$|\s+(?i:and|but)\s|"
     r"\s+(?i:now|since|these\s+days|on\s+(?:his|her|their|the)\s+(?:ward|team|unit|floor)))"
 )
 # "PROMOTED 🚀\nsenior software engineer since March 1st!": after news of a promotion, a

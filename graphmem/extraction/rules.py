@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
@@ -282,6 +282,33 @@ def without_aside(predicate: str, value: str | None) -> str | None:
         return value
     cut = _ASIDE.sub("", value).strip()
     return cut or value
+
+
+# "Ingrid and Jonas moved to Bodø", "she and her boyfriend kees moved to groningen": two
+# people who share the clause's move
+_PAIR = re.compile(
+    rf"^\W*(?:(?i:and|so|oh|also|then)\s+)?(?P<a>{PERSON}|(?i:she|he))\s+(?i:and)\s+"
+    rf"(?:(?i:his|her|their)\s+[a-z]+\s+)?(?P<b>{PERSON})\s"
+)
+_SHARED = frozenset({"lives_in"})
+
+
+def _the_other_of_a_pair(x: Turn, c: Clause, found: list[Draft]) -> list[Draft]:
+    pair = _PAIR.match(c.s)
+    if pair is None:
+        return []
+    a, b = (x.subject(pair.group(g), c.span) for g in ("a", "b"))
+    if a is None or b is None or not a.name or a.name == b.name:
+        return []
+    out = []
+    for d in found:
+        for one, other in ((b.name, a.name), (a.name, b.name)):
+            if d.predicate in _SHARED and d.subject == one and not d.side:
+                twin = replace(d, subject=other)
+                if not any((f.subject, f.predicate, f.object) == (other, d.predicate, d.object)
+                           for f in found):  # fmt: skip
+                    out.append(twin)
+    return out
 
 
 def _vaguer_values(drafts: list) -> set[int]:
@@ -593,6 +620,7 @@ class RuleExtractor:
             if d.op == "retract"
             or (d.subject, d.predicate, (d.object or "").lower()) not in retracted
         ]
+        found += _the_other_of_a_pair(x, c, found)
         for draft in corrected(x, c, found):
             add(x, draft)
 
