@@ -372,3 +372,23 @@ def test_a_bare_title_ending_the_clause(text):
 
 def test_a_bit_of_a_nurse_is_no_title():
     assert not any(f[2] == "job_title" for f in _facts("I'm a bit of a nurse, honestly."))
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("My friend Nour has a boyfriend now, Karim.", ("Nour", "partner", "Karim")),
+        ("My sister Ingrid called. Her boyfriend Jonas just got them a dog.",
+         ("Ingrid", "partner", "Jonas")),
+    ],
+)  # fmt: skip
+def test_someone_elses_partner_by_has_or_her(text, fact):
+    assert any(f[1:] == fact for f in _facts(text))
+
+
+def test_a_partner_named_after_the_clause_is_who_he_is_next():
+    facts = _facts(
+        "Irina news: she has new partner in Berlin, his name is Klaus, he is sound engineer."
+    )
+    assert ("supersede", "Irina", "partner", "Klaus") in facts
+    assert ("assert", "Klaus", "job_title", "sound engineer") in facts

@@ -107,6 +107,48 @@ THEIR_MENTION = pattern(
 )
 
 
+# "Nour has a boyfriend now, Karim.", "she has new partner in Berlin, his name is Klaus"
+HAS_PARTNER = pattern(
+    r"<SUBJ><AUX>\s+(?P<v>(?i:has|have|got|found))\s+(?:(?i:a|an)\s+)?(?:(?i:new)\s+)?"
+    r"(?P<rel><PARTNER>)\b"
+)
+# the name, after the clause if need be: ", Karim", " called Karim", ", his name is Klaus"
+_PARTNER_NAMED = re.compile(
+    rf"(?:\s+(?i:now|too|already))?(?:\s+(?i:in|from|at)\s+[A-Z][\w'’-]*)?"
+    rf"(?:\s*,\s*|\s+(?i:called|named)\s+|\s*[-–—:]\s*)(?:(?P<pro>(?i:his|her))\s+name\s+(?i:is)\s+)?"
+    rf"(?P<obj>{PERSON})(?![\w'’])"
+)
+_HE = re.compile(r"(?i)boyfriend|husband|fianc[ée]\b")
+
+
+def has_partner(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    after = x.text[c.start + max(0, m.end() - len(c.prefix)) :]
+    named = _PARTNER_NAMED.match(after)
+    if named is None or named.group("obj").lower() in NAME_STOPWORDS:
+        return None
+    name = named.group("obj")
+    out = emit(x, c, m, "partner", [name], "change")
+    pro = (named.group("pro") or "").lower()
+    he = pro == "his" or (not pro and _HE.search(m.group("rel")))
+    she = pro == "her" or (not pro and re.search(r"(?i)girlfriend|wife|fianc[ée]e", m.group("rel")))
+    x.memory.named(name, "he" if he else "she" if she else None)  # "he is sound engineer": Klaus
+    return out
+
+
+# "Her boyfriend Jonas just got them a dog": the relative of whom "her" points back to
+PRONOUN_MENTION = pattern(
+    r"^\W*(?:(?i:and|so|also|plus)\s+)?(?P<pro>[Hh]is|[Hh]er)\s+(?P<rel><KIN>)\s*,?\s+(?P<obj><PERSONS>)(?![\w'’])"
+)
+
+
+def pronoun_mention(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    predicate = RELATIONS.get(relation_word(m.group("rel")))
+    who = x.subject("he" if m.group("pro").lower() == "his" else "she", c.span)
+    if predicate is None or who is None or not who.name or who.name == x.me:
+        return None
+    return emit(x, c, m, predicate, names(m.group("obj")), "state", subject=who.name)
+
+
 def their_mention(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     """The relation of a named person to the relative their "his/her" names."""
     who = m.group("who")

@@ -152,6 +152,7 @@ RULES: tuple[Rule, ...] = (
     Rule("off_project", facts_work.OFF_PROJECT, facts_work.off_project),
     Rule("seeing_someone", facts_people.SEEING_SOMEONE, facts_people.seeing_someone),
     Rule("partner", facts_people.PARTNER, facts_people.partner),
+    Rule("has_partner", facts_people.HAS_PARTNER, facts_people.has_partner),
     Rule("poss_rel", facts_people.POSS_REL, facts_people.poss_relation),
     Rule("rel_is", facts_people.REL_IS, facts_people.relation),
     Rule("is_rel", facts_people.IS_REL, facts_people.relation),
@@ -229,11 +230,19 @@ RULES: tuple[Rule, ...] = (
     Rule("mention", facts_people.MENTION, facts_people.mention, exclusive=False),
     Rule("mention_bare", facts_people.MENTION_BARE, facts_people.mention, exclusive=False),
     Rule("their_mention", facts_people.THEIR_MENTION, facts_people.their_mention, exclusive=False),
+    Rule(
+        "pronoun_mention",
+        facts_people.PRONOUN_MENTION,
+        facts_people.pronoun_mention,
+        exclusive=False,
+    ),
 )
 # What a clause says of who someone is ("my boyfriend Rohan") holds even where the
 # clause itself states nothing ("my boyfriend Rohan keeps saying I need a new phone")
 _MENTIONS = tuple(
-    rule for rule in RULES if rule.name in ("mention", "mention_bare", "their_mention", "pet_the")
+    rule
+    for rule in RULES
+    if rule.name in ("mention", "mention_bare", "their_mention", "pronoun_mention", "pet_the")
 )
 
 # ---------------------------------------------------------------------------
