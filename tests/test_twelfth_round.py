@@ -392,3 +392,9 @@ def test_a_partner_named_after_the_clause_is_who_he_is_next():
     )
     assert ("supersede", "Irina", "partner", "Klaus") in facts
     assert ("assert", "Klaus", "job_title", "sound engineer") in facts
+
+
+def test_someone_met_is_who_he_is_next():
+    assert ("assert", "Ernesto", "owns_pet", "Chato") in _facts(
+        "I met Ernesto at the fish fry in January. He has a dog named Chato."
+    )

@@ -73,7 +73,7 @@ from graphmem.extraction.guards import blocked, mutes_sentence, speaks_as_system
 from graphmem.extraction.lexicon import NAME_STOPWORDS
 from graphmem.extraction.patterns import PERSON, SUBJ
 from graphmem.extraction.secrets import contains_secret
-from graphmem.extraction.truecase import truecase
+from graphmem.extraction.truecase import is_common_word, truecase
 from graphmem.extraction.turn import Draft, SpeakerMemory, Turn
 from graphmem.model import CandidateFact, Episode, Provenance, normalise_name
 from graphmem.predicates import PredicateRegistry
@@ -374,6 +374,8 @@ _TOPIC_PERSON = re.compile(
 _NEWS_OF = re.compile(
     rf"(?:^|(?<=[.!?\n,;])\s*)(?P<a>{PERSON})\s+(?:(?i:just|finally|has|had)\s+)?(?i:got|called|rang|"
     r"phoned|texted|messaged|visited|came\s+(?:over|round|by)|dropped\s+by)\b"
+    # "I met Ernesto at the fish fry ... He has a dog": who "he" is next
+    rf"|\b(?i:met|meeting|dating|seeing)\s+(?P<b>{PERSON})(?![\w'’])"
 )
 _NEW_JOB = ("works_at", "job_title")
 # "I start on 3 February", "she starts March 2", "start July 14" (the "I" dropped)
@@ -515,8 +517,9 @@ class RuleExtractor:
         for m in _TOPIC_PERSON.finditer(text):  # "Rafa news!! she left ...": she is Rafa
             x.memory.named(m.group("a") or m.group("b"), None)
         for m in _NEWS_OF.finditer(text):
-            if m.group("a").lower() not in NAME_STOPWORDS:
-                x.memory.named(m.group("a"), None)
+            name = m.group("a") or m.group("b")
+            if name.lower() not in NAME_STOPWORDS and not is_common_word(name.split()[0]):
+                x.memory.named(name, None)
         times = find_time_expressions(text, episode.timestamp)
         pending, muted = None, -1
         unread: list[Clause] = []  # clauses for the frame reader, with what the rules found
