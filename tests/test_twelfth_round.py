@@ -398,3 +398,26 @@ def test_someone_met_is_who_he_is_next():
     assert ("assert", "Ernesto", "owns_pet", "Chato") in _facts(
         "I met Ernesto at the fish fry in January. He has a dog named Chato."
     )
+
+
+def test_a_negation_in_the_first_part_of_a_clause_stays_there():
+    facts = _facts("I ain't pescatarian no more, me and Andre went vegan for the new year")
+    assert ("supersede", "Maya", "diet", "vegan") in facts
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I don't play guitar no more, sold it.", ("retract", "Maya", "hobby", "guitar")),
+        ("I'm in College Park.", ("assert", "Maya", "lives_in", "College Park")),
+    ],
+)
+def test_no_more_and_a_town_named_with_a_common_word(text, fact):
+    assert fact in _facts(text)
+
+
+def test_an_old_phone_that_gave_up_is_no_new_phone():
+    facts = _facts(
+        "got a pixel 9 for me bday yesterday, the old iphone 11 finally gave up the ghost"
+    )
+    assert {f[3] for f in facts if f[2] == "phone"} == {"Pixel 9"}

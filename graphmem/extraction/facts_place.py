@@ -90,16 +90,27 @@ _VISIT = re.compile(
 )
 
 
+_TOWN_WORD = re.compile(
+    r"\b(?:Park|Point|Hill|Hills|Heights|Beach|Springs|Falls|Bay|City|Town|Village|Creek|"
+    r"Valley|Lake|Harbor|Harbour|Grove|Bridge|Green|Wells|Cross|Sands|Ridge|Port)$"
+)
+
+
 def be_in(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     """ "X is in <Place>" says where X lives only for a known place name and no visit."""
     found = _place(x, c, m.end())
-    if not found or _VISIT.search(c.s, m.start()):
+    # the place's own name is no visit ("I'm in College Park")
+    if not found or _VISIT.search(c.s[m.start() : found[0]] + " " + c.s[found[1] :]):
         return None
     name = found[2]
     # "We're in Sola now": a name no dictionary knows, said as where one is now
     now = re.match(r"\s+(?i:now|these\s+days)\b", c.s[found[1] :]) and not is_common_word(name)
     # "Bethan's in Saundersfoot": a town too small for the gazetteer, capitalised, no word
-    named = name[0].isupper() and not any(is_common_word(w) for w in name.split())
+    named = name[0].isupper() and (
+        not any(is_common_word(w) for w in name.split())
+        or (len(name.split()) > 1 and all(w[0].isupper() for w in name.split())
+            and _TOWN_WORD.search(name))  # "College Park", "East Point"
+    )  # fmt: skip
     if not (name in PLACES or is_place(name) or is_proper_noun(name.split()[0]) or now or named):
         return None
     verb = (m.group("v") or m.group("v2")).lower()

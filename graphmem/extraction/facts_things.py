@@ -292,7 +292,7 @@ PHONE_MINE = pattern(
     rf"(?:(?i:trusty|current|beloved|battered|poor|cracked|ancient|little)\s+)?{DEVICE}"
 )
 _PHONE_GONE = re.compile(
-    r"(?i)\b(?:dropped|lost|stolen|nicked|smashed|sold|died|dead|broke|from|replaced|retired|"
+    r"(?i)\b(?:dropped|lost|stolen|nicked|smashed|sold|died|dead|broke|from|replaced|retired|old|"
     r"gone|drawer|traded|swapped|instead\s+of|used\s+to)\b"
 )
 PHONE_HAVE = pattern(
@@ -322,6 +322,7 @@ _SOMEONE_ELSE = re.compile(
 
 _GONE_AFTER = re.compile(
     r"\W*(?:\w+\s+){0,2}?(?:goes|went|died|broke|is\s+dead|is\s+gone|got\s+(?:nicked|stolen)|"
+    r"gave\s+up|give\s+up|gave\s+out|packed\s+(?:in|up)|"
     r"retired|into\s+the\s+drawer)\b",
     re.I,
 )

@@ -74,7 +74,9 @@ _NEGATION = re.compile(
     r"|\b(?i:dont|doesnt|didnt|cant|wont|isnt|arent|wasnt|werent|havent|hasnt|hadnt|couldnt|"
     r"wouldnt|shouldnt|aint)\b"
 )
-_CEASED = re.compile(r"(?i)\b(?:no\s+longer|anymore|any\s+more|any\s+longer|not\s+\w+\s+now)\b")
+_CEASED = re.compile(
+    r"(?i)\b(?:no\s+longer|anymore|any\s+more|no\s+more|any\s+longer|not\s+\w+\s+now)\b"
+)
 _REPORT_FRAME = re.compile(
     r"^(?i:according\s+to\s+[\w'’]+(?:\s+[\w'’]+)?|apparently|supposedly|allegedly|reportedly|"
     r"rumou?r\s+has\s+it(?:\s+that)?|word\s+is|(?:[\w'’]+\s+){1,3}(?:says?|said|thinks?|thought|"

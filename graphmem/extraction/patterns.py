@@ -67,7 +67,7 @@ _IS_CONTRACTED = (
     r"back|off)\b)"
 )
 SUBJ = (
-    rf"(?P<who>{FIRST}|{POSS}\s+{REL}(?:\s*,?\s+{PERSON}\b,?)?|{PERSON}\s*,\s+{POSS}\s+{REL}\s*,"
+    rf"(?P<who>(?<![\w'’])(?i:me)\s+(?i:and)\s+{PERSON}(?![\w'’])|{FIRST}|{POSS}\s+{REL}(?:\s*,?\s+{PERSON}\b,?)?|{PERSON}\s*,\s+{POSS}\s+{REL}\s*,"
     rf"|{_NOT_AFTER_PREPOSITION}(?<![\w'’]){PERSON}(?:(?![\w'’])|{_IS_CONTRACTED})|\b(?i:he|she)(?:\b|(?=s\b))|\b(?i:we)(?=['’]|\s|ve\b)"
     # chat calls a parent by the role, in lower case too: "mum lives in lahti"
     rf"|(?<![\w'’])(?:[Mm]um|[Mm]om|[Mm]am|[Dd]ad|[Nn]an|[Gg]ran|[Gg]randma|[Gg]randpa|[Nn]ana|"

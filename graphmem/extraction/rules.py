@@ -606,22 +606,29 @@ class RuleExtractor:
         taken: list[tuple[int, int]] = []
         found: list[Draft] = []
         x.clause_drafts = found  # what this clause has read so far, for later rules
+        # the negation is read off the clause's first part: a match after its first comma
+        # is outside it ("I ain't pescatarian no more, me and Andre went vegan")
+        comma = c.s.find(",")
+        plain = replace(c, negated=False, ceased=False) if c.negated and comma > 0 else c
         for rule in RULES:
-            if c.negated and not c.ceased and not rule.negatable and rule.exclusive:
-                continue
-            m = rule.regex.search(c.s)
-            if m is None or (
-                rule.exclusive and any(m.start() < e and b < m.end() for b, e in taken)
-            ):
-                continue
-            drafts = rule.handler(x, c, m)
-            if drafts is None:
-                continue
-            if rule.exclusive:
-                taken.append(m.span())
-                if "who" in m.re.groupindex and m.group("who"):
-                    x.last_who = m.group("who")
-            found.extend(drafts)
+            # the first match that states something; one that states nothing lets a later
+            # one speak
+            for m in rule.regex.finditer(c.s):
+                here = plain if c.negated and 0 < comma < m.start() else c
+                if here.negated and not here.ceased and not rule.negatable and rule.exclusive:
+                    continue
+                if rule.exclusive and any(m.start() < e and b < m.end() for b, e in taken):
+                    continue
+                drafts = rule.handler(x, here, m)
+                if drafts is None:
+                    continue
+                if rule.exclusive:
+                    taken.append(m.span())
+                    if "who" in m.re.groupindex and m.group("who"):
+                        x.last_who = m.group("who")
+                found.extend(drafts)
+                if drafts or not rule.exclusive:
+                    break
         # a fact the clause retracts is not also stated by it
         retracted = {
             (d.subject, d.predicate, (d.object or "").lower()) for d in found if d.op == "retract"

@@ -250,6 +250,8 @@ class Turn:
         if who is None:
             return None
         who = who.strip().rstrip(",").strip()
+        if re.match(r"(?i)me\s+and\s", who):  # "me and Andre went vegan": the speaker's too
+            who = "I"
         if who.lower() in ("i", "my", "me", "ive"):
             return Subject(self.episode.speaker, []) if self.first_person else None
         if who.lower() == "we":  # the speaker's household: only for places and things
