@@ -421,3 +421,12 @@ def test_an_old_phone_that_gave_up_is_no_new_phone():
         "got a pixel 9 for me bday yesterday, the old iphone 11 finally gave up the ghost"
     )
     assert {f[3] for f in facts if f[2] == "phone"} == {"Pixel 9"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Does Garfield the cat count as a pet?", "Would Tom and his sister Kate come?",
+     "Is her boyfriend Jonas coming?"],
+)  # fmt: skip
+def test_a_question_naming_someone_in_passing_reads_without_failing(text):
+    _facts(text)  # a mention rule that does not apply inside a question reads nothing

@@ -562,7 +562,7 @@ class RuleExtractor:
             if blocked(c.text):
                 for rule in _MENTIONS:
                     if (m := rule.regex.search(c.s)) is not None:
-                        for draft in rule.handler(x, c, m):
+                        for draft in rule.handler(x, c, m) or ():  # None: not applicable
                             add(x, draft)
                 continue
             before = len(x.drafts)
