@@ -7,37 +7,23 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from turns import read_turns
 
-from graphmem.extraction.rules import RuleExtractor
-from graphmem.model import Episode
 from graphmem.question import read_question
 from graphmem.time.natural import find_time_expressions
 
 ASKED = datetime(2026, 2, 4, 10, 0, tzinfo=UTC)
 
 
-def _read_turns(*turns: tuple[str, str]) -> list[set[tuple]]:
-    """Each turn's facts, read in order by one extractor (so it remembers the turns before)."""
-    extractor, out = RuleExtractor(), []
-    for n, (when, text) in enumerate(turns):
-        episode = Episode(scope="s", session="a", turn=n, speaker="Maya", role="user",
-                          text=text, timestamp=when)  # fmt: skip
-        out.append({
-            (f.op, f.subject, f.predicate, f.object, f.valid_from.date().isoformat())
-            for f in extractor.extract(episode)
-        })  # fmt: skip
-    return out
-
-
 def test_a_move_takes_the_place_said_before_it_in_the_turn():
-    [facts] = _read_turns(
+    [facts] = read_turns(
         ("2024-07-27T10:00:00Z", "found a flat in utrecht, we move on 1 september")
     )
     assert ("supersede", "Maya", "lives_in", "Utrecht", "2024-09-01") in facts
 
 
 def test_a_move_takes_the_place_of_the_turn_before():
-    offer, move = _read_turns(
+    offer, move = read_turns(
         ("2024-04-20T10:00:00Z", "I got an offer from a company in Fukuoka. I accepted!"),
         ("2024-04-20T10:01:00Z", "I move on 2024/07/01. Yui stays in Osaka for now."),
     )
@@ -45,28 +31,28 @@ def test_a_move_takes_the_place_of_the_turn_before():
 
 
 def test_a_move_never_takes_someone_elses_home_or_a_trip():
-    [sister] = _read_turns(("2025-09-27T10:00:00Z", "My sister lives in Paris. I moved last year."))
+    [sister] = read_turns(("2025-09-27T10:00:00Z", "My sister lives in Paris. I moved last year."))
     assert not any(f[1] == "Maya" and f[2] == "lives_in" for f in sister)
-    [trip] = _read_turns(
+    [trip] = read_turns(
         ("2025-09-27T10:00:00Z", "Greetings from Rome! We arrived yesterday, the hotel is lovely")
     )
     assert not any(f[2] == "lives_in" for f in trip)
     # nothing said before it: no place to take
-    [bare] = _read_turns(("2025-09-27T10:00:00Z", "We moved last month, still unpacking."))
+    [bare] = read_turns(("2025-09-27T10:00:00Z", "We moved last month, still unpacking."))
     assert not any(f[2] == "lives_in" for f in bare)
 
 
 def test_a_place_read_with_a_date_stuck_to_it_is_the_place():
-    [facts] = _read_turns(("2024-08-10T10:00:00Z", "Moved to Fukuoka 7/1 as planned."))
+    [facts] = read_turns(("2024-08-10T10:00:00Z", "Moved to Fukuoka 7/1 as planned."))
     assert {f[3] for f in facts if f[2] == "lives_in"} == {"Fukuoka"}
 
 
 def test_a_manager_still_to_come():
-    [facts] = _read_turns(
+    [facts] = read_turns(
         ("2025-12-27T10:00:00Z", "Saskia moves teams, so from January my manager will be Joost.")
     )
     assert ("supersede", "Maya", "manager", "Joost", "2026-01-01") in facts
-    [undated] = _read_turns(("2025-12-27T10:00:00Z", "my wife will be happy about it"))
+    [undated] = read_turns(("2025-12-27T10:00:00Z", "my wife will be happy about it"))
     assert not undated
 
 
@@ -82,12 +68,12 @@ def test_a_manager_still_to_come():
     ],
 )  # fmt: skip
 def test_values_keep_their_name_and_lose_the_words_around_it(text, predicate, value):
-    [facts] = _read_turns(("2025-01-25T10:00:00Z", text))
+    [facts] = read_turns(("2025-01-25T10:00:00Z", text))
     assert {f[3] for f in facts if f[2] == predicate} == {value}
 
 
 def test_a_value_that_is_only_a_time_is_no_value():
-    [facts] = _read_turns(("2025-01-11T10:00:00Z", "my new manager since monday is sanne."))
+    [facts] = read_turns(("2025-01-11T10:00:00Z", "my new manager since monday is sanne."))
     assert not any(f[2] == "manager" and f[3] == "Since Monday" for f in facts)
 
 
@@ -172,21 +158,21 @@ def test_a_person_known_only_by_name_is_still_whom_the_question_asks_about():
 
 
 def test_a_home_is_a_place_not_someones_house():
-    [facts] = _read_turns(
+    [facts] = read_turns(
         ("2025-11-09T10:00:00Z", "On November 1 I moved into Ernesto's house here in Seguin.")
     )
     assert {f[3] for f in facts if f[2] == "lives_in"} == {"Seguin"}
 
 
 def test_a_move_to_a_home_named_before_it_and_the_day_of_a_move():
-    [house] = _read_turns(
+    [house] = read_turns(
         ("2025-11-05T10:00:00Z", "Marte and I signed for a house in Os. We move 1 March.")
     )
     assert ("supersede", "Maya", "lives_in", "Os", "2026-03-01") in house
-    [flat] = _read_turns(("2025-02-19T10:00:00Z", "Found a flat in Bergen, move date 15 March."))
+    [flat] = read_turns(("2025-02-19T10:00:00Z", "Found a flat in Bergen, move date 15 March."))
     assert ("supersede", "Maya", "lives_in", "Bergen", "2025-03-15") in flat
     # "moved on" is getting over something, not a move
-    [over] = _read_turns(("2025-11-05T10:00:00Z", "the house in Leeds was cold, we moved on"))
+    [over] = read_turns(("2025-11-05T10:00:00Z", "the house in Leeds was cold, we moved on"))
     assert not any(f[2] == "lives_in" for f in over)
 
 
@@ -208,12 +194,12 @@ def test_a_question_with_will_and_no_time_gets_the_change_on_record_for_later(tm
 
 
 def test_a_parent_company_is_no_parent():
-    [parent] = _read_turns(("2024-03-09T10:00:00Z", "Kitahama Tech is our parent company."))
+    [parent] = read_turns(("2024-03-09T10:00:00Z", "Kitahama Tech is our parent company."))
     assert not any(f[2] == "parent" for f in parent)
 
 
 def test_a_joke_taken_back_corrects_no_place():
-    _, joke = _read_turns(
+    _, joke = read_turns(
         ("2026-01-09T10:00:00Z", "We signed for a house in Radebeul! We move on 1 April."),
         ("2026-01-27T10:00:00Z", "I swam in ice-hole in Elbe... no, joke, I only watched."),
     )
@@ -221,13 +207,13 @@ def test_a_joke_taken_back_corrects_no_place():
 
 
 def test_an_employer_that_called_and_offered_the_job_starts_on_the_day_given():
-    [facts] = _read_turns((
+    [facts] = read_turns((
         "2026-01-31T10:00:00Z",
         "I got it!! The Seguin Public Library called on Tuesday and offered me the job, youth "
         "services assistant. I start Monday, March 2.",
     ))  # fmt: skip
     assert ("supersede", "Maya", "works_at", "Seguin Public Library", "2026-03-02") in facts
-    [mum] = _read_turns(("2026-01-31T10:00:00Z", "Mum called and offered me the job of nanny"))
+    [mum] = read_turns(("2026-01-31T10:00:00Z", "Mum called and offered me the job of nanny"))
     assert not any(f[2] == "works_at" for f in mum)
 
 
@@ -237,7 +223,7 @@ def test_a_when_question_after_a_lead_in():
 
 
 def test_projects_named_after_a_colon_ended_when_done_and_their_deadline():
-    on, done, second = _read_turns(
+    on, done, second = read_turns(
         ("2024-06-15T10:00:00Z", "i'm on a project called tulp, a parking app."),
         ("2025-01-11T10:00:00Z", "tulp is DONE. now i'm on kompas, a banking app"),
         ("2026-01-10T10:00:00Z", "got put on a second project: fjord, a tool for nurses. "
@@ -246,10 +232,10 @@ def test_projects_named_after_a_colon_ended_when_done_and_their_deadline():
     assert ("retract", "Maya", "works_on", "Tulp", "2025-01-11") in done
     assert ("assert", "Maya", "works_on", "Fjord", "2026-01-10") in second
     assert ("assert", "Fjord", "deadline", "2026-06-01", "2026-01-10") in second
-    [late] = _read_turns(("2026-01-24T10:00:00Z", "The project is Late again"))
+    [late] = read_turns(("2026-01-24T10:00:00Z", "The project is Late again"))
     assert not late
     # a thing that is done, not a project of the speaker's, ends nothing
-    [dinner] = _read_turns(("2026-01-24T10:00:00Z", "Dinner is done, come eat"))
+    [dinner] = read_turns(("2026-01-24T10:00:00Z", "Dinner is done, come eat"))
     assert not dinner
 
 
@@ -264,7 +250,7 @@ def test_name_my_children_with_one_child_on_record_is_not_answered_as_complete(t
 
 
 def test_an_employer_named_short_is_the_full_name_said_before():
-    _, took = _read_turns(
+    _, took = read_turns(
         ("2025-12-06T10:00:00Z", "Got an offer from Mayo Clinic in Rochester, still deciding."),
         ("2026-01-24T10:00:00Z", "I took the Mayo job. I start March 2."),
     )
@@ -272,7 +258,7 @@ def test_an_employer_named_short_is_the_full_name_said_before():
 
 
 def test_a_correction_whose_wrong_value_is_named_again_after_it():
-    said, fixed = _read_turns(
+    said, fixed = read_turns(
         ("2024-02-10T10:00:00Z", "My company is Kitahama Tech."),
         ("2024-03-09T10:00:00Z", "Small correction, sorry, company name is Kitahama Digital, "
          "not Kitahama Tech. Kitahama Tech is our parent company."),

@@ -149,34 +149,30 @@ def test_an_unread_turn_before_the_date_asked_makes_what_was_on_record_unknown(
     assert before.known and [v.value for v in before.values] == ["Acme"]
 
 
-def test_a_later_turn_saying_never_changes_nothing(chat_memory, embedder):
-    memory = chat_memory(
-        ("2024-01-08T09:00:00Z", "I live in San Antonio."),
-        ("2024-06-22T09:00:00Z", "Marisa keeps asking would I ever want to live in Austin. No "
-         "ma'am, I have never lived in Austin and I'm not starting now."),
-        embedder=embedder,
-    )  # fmt: skip
-    answer = memory.ask("Where do I live now?", reference="2024-07-01")
-    assert answer.known and [v.value for v in answer.values] == ["San Antonio"]
-
-
 @pytest.mark.parametrize(
-    "later",
+    ("first", "later", "question", "kept"),
     [
-        "Cookout next month, I'm still pescatarian so I'll grill shrimp for me and burgers for them.",
-        "Pescatarian life is treating me well, the fishmonger knows my name now lol",
+        # "never" says what never held
+        ("I live in San Antonio.",
+         "Marisa keeps asking would I ever want to live in Austin. No ma'am, I have never "
+         "lived in Austin and I'm not starting now.", "Where do I live now?", "San Antonio"),
+        # a later clause that names the value on record with no word of a change restates it
+        ("I'm pescatarian, I eat fish but no meat.",
+         "Cookout next month, I'm still pescatarian so I'll grill shrimp for me and burgers "
+         "for them.", "What's my diet right now?", "pescatarian"),
+        ("I'm pescatarian, I eat fish but no meat.",
+         "Pescatarian life is treating me well, the fishmonger knows my name now lol",
+         "What's my diet right now?", "pescatarian"),
     ],
-)
-def test_a_later_turn_that_names_the_value_on_record_without_a_change_restates_it(
-    chat_memory, embedder, later
+)  # fmt: skip
+def test_a_later_turn_that_changes_nothing_leaves_the_kept_value_answered(
+    chat_memory, embedder, first, later, question, kept
 ):
     memory = chat_memory(
-        ("2024-01-29T09:00:00Z", "I'm pescatarian, I eat fish but no meat."),
-        ("2024-04-20T09:00:00Z", later),
-        embedder=embedder,
+        ("2024-01-08T09:00:00Z", first), ("2024-04-20T09:00:00Z", later), embedder=embedder
     )
-    answer = memory.ask("What's my diet right now?", reference="2024-06-01")
-    assert answer.known and [v.value for v in answer.values] == ["pescatarian"]
+    answer = memory.ask(question, reference="2024-07-01")
+    assert answer.known and [v.value for v in answer.values] == [kept]
 
 
 @pytest.mark.parametrize(

@@ -8,29 +8,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from turns import read_turns
 
-from graphmem.extraction.rules import RuleExtractor
-from graphmem.model import Episode
 from graphmem.question import read_question
 
 ASKED = datetime(2026, 2, 4, 10, 0, tzinfo=UTC)
 
 
-def _read_turns(*turns: tuple[str, str]) -> list[set[tuple]]:
-    """Each turn's facts, read in order by one extractor (so it remembers the turns before)."""
-    extractor, out = RuleExtractor(), []
-    for n, (when, text) in enumerate(turns):
-        episode = Episode(scope="s", session="a", turn=n, speaker="Maya", role="user",
-                          text=text, timestamp=when)  # fmt: skip
-        out.append({
-            (f.op, f.subject, f.predicate, f.object, f.valid_from.date().isoformat())
-            for f in extractor.extract(episode)
-        })  # fmt: skip
-    return out
-
-
 def _facts(text: str, when: str = "2025-06-07T10:00:00Z") -> set[tuple]:
-    [facts] = _read_turns((when, text))
+    [facts] = read_turns((when, text))
     return {f[:4] for f in facts}
 
 
@@ -200,7 +186,7 @@ def test_adopted_without_an_article():
 
 
 def test_a_place_typed_once_with_its_accents_keeps_them():
-    first, second = _read_turns(
+    first, second = read_turns(
         ("2025-08-09T10:00:00Z", "and - moving to wrocław w/ ewa on 2025-10-01"),
         ("2025-10-11T10:00:00Z", "moved to wroclaw 2025-10-01 as planned"),
     )
@@ -246,7 +232,7 @@ def test_a_bare_ordinal_day_is_a_day_of_the_month_said_before_it():
 
 
 def test_a_move_that_shares_its_subject_by_and_has_its_own_day():
-    [facts] = _read_turns(
+    [facts] = read_turns(
         ("2026-02-01T10:00:00Z",
          "we bought a house in Greystones, we get the keys on 10th March and move on the 14th"),
     )  # fmt: skip
@@ -254,7 +240,7 @@ def test_a_move_that_shares_its_subject_by_and_has_its_own_day():
 
 
 def test_a_move_never_goes_to_a_place_visited_the_turn_before():
-    trip, move = _read_turns(
+    trip, move = read_turns(
         ("2024-10-26T10:00:00Z", "We spent a few days in Barcelona, lovely."),
         ("2024-10-26T10:05:00Z", "Mum is now officially in Annecy, she moved on the 5th."),
     )
@@ -262,7 +248,7 @@ def test_a_move_never_goes_to_a_place_visited_the_turn_before():
 
 
 def test_i_keep_saying_x_but_it_is_y_corrects_the_fact_whose_value_is_x():
-    start, fix = _read_turns(
+    start, fix = read_turns(
         ("2025-03-08T10:00:00Z", "I started a weekend job at Pengwern Garden Centre."),
         ("2025-06-14T10:00:00Z",
          "Sorry, another correction. I keep saying Pengwern Garden Centre, but it's "
@@ -290,7 +276,7 @@ def test_a_pet_named_with_its_species_needs_the_speakers_pets_in_the_turn():
 
 
 def test_a_countdown_to_a_deadline_on_record_is_no_new_deadline():
-    set_, countdown = _read_turns(
+    set_, countdown = read_turns(
         ("2024-05-18T10:00:00Z", "The publisher moved the Ty Bach deadline to 30 September."),
         ("2024-09-14T10:00:00Z", "Ty Bach is going badly, the deadline is in a fortnight."),
     )
@@ -337,7 +323,7 @@ def test_a_favourite_film_is_its_title_not_who_made_it():
 
 
 def test_a_brand_said_later_is_the_phone_on_record():
-    first, later = _read_turns(
+    first, later = read_turns(
         ("2024-12-25T10:00:00Z", "Got an iPhone 12 for Christmas!"),
         ("2025-02-01T10:00:00Z", "So I switched to iPhone, finally."),
     )
