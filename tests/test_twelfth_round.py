@@ -416,3 +416,27 @@ def test_an_old_phone_that_gave_up_is_no_new_phone():
 )  # fmt: skip
 def test_a_question_naming_someone_in_passing_reads_without_failing(text):
     _facts(text)  # a mention rule that does not apply inside a question reads nothing
+
+
+@pytest.mark.parametrize(
+    ("text", "project", "date"),
+    [
+        ("Ostra cutover got pushed. Now Monday week 23, 3 June. Supplier late.", "Ostra",
+         "2025-06-03"),
+        ("Vika: energisation moved to 14 February. Vessel delays.", "Vika", "2026-02-14"),
+        ("Brisa is late. Ana says opening is moved to 15 May, the room is not ready.", "Brisa",
+         "2025-05-15"),
+    ],
+)  # fmt: skip
+def test_a_moved_milestone_is_the_projects_new_deadline(text, project, date):
+    facts = read_turns(("2025-03-09T10:00:00Z", text))[0]
+    assert any(f[1:4] == (project, "deadline", date) for f in facts), facts
+
+
+def test_a_milestone_moved_after_a_comma_so():
+    first, moved = read_turns(
+        ("2024-11-16T10:00:00Z", "It's called Llyfr and it has to be with the printers by 29 June."),
+        ("2025-04-26T10:00:00Z",
+         "The Llyfr booklet won't be ready, so the printers' date is now the 5th of October."),
+    )  # fmt: skip
+    assert any(f[1:4] == ("Llyfr", "deadline", "2025-10-05") for f in moved)

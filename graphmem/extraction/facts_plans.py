@@ -89,10 +89,12 @@ DEADLINE_BARE = pattern(
 # 2026 for the package", "first version by April 30": a milestone of the project the turn
 # is about, at the start of its clause (read only when a date follows)
 DEADLINE_MILESTONE = pattern(
-    r"^(?:(?i:the|our|a)\s+)?(?:(?i:new|revised|final|official)\s+)?"
+    # "Havørn: energisation moved to 14 February": the project named before a colon
+    r"(?:^|(?<=, so )|(?<=, and )|(?<=; ))"
+    r"(?:(?P<proj>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)?)\s*:\s*)?(?:(?i:the|our|a)\s+)?(?:(?i:new|revised|final|official)\s+)?"
     r"(?i:deadline|due\s+date|target(?:\s+date)?|go-?live(?:\s+date)?|launch(?:\s+date)?|cutover|"
     r"release(?:\s+date)?|ship\s+date|submission|delivery|handover|hand-over|first\s+version|"
-    r"first\s+power|energi[sz]ation|completion)"
+    r"first\s+power|energi[sz]ation|completion|opening(?:\s+day)?|printers?['’]?\s+date)"
     r"(?:\s+(?i:date))?\s*(?:(?i:is|was|will\s+be|is\s+now|now|moved\s+to|pushed\s+to|by)\b|[:\-–—]|"
     r"(?=\s*\d))"
 )
@@ -137,6 +139,22 @@ DEADLINE_MOVED_THE = pattern(
     r"(?:(?i:for|of|on)\s+(?P<proj2>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2})\s+)?"
     r"(?:(?i:out|back)\s+)?(?i:to|until)\s+"
 )
+# "Lyngen cutover got pushed. Now Monday week 23, 3 June.", "Fjordlink first power moved.
+# Now 15 May 2026.": the new date opens the sentence after the news that it moved
+DEADLINE_NOW = pattern(
+    r"^\W*(?:(?i:now|new\s+date(?:\s+is)?|new\s+deadline(?:\s+is)?|it['’]s\s+now|now\s+it['’]s))\b[\s:,]*"
+)
+
+
+def deadline_now(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    before = x.text[max(0, c.start - 120) : c.start]
+    if not re.search(
+        r"(?i)\b(?:pushed|moved|delayed|slipped|postponed|shifted|changed)\W*$", before
+    ):
+        return None
+    return dated_deadline(x, c, m)
+
+
 # "Kestrel has a deadline now, the submission has to go in by 12th Dec", "Lumen also has
 # a deadline now, 30th June next year"
 DEADLINE_HAS = pattern(
@@ -182,6 +200,10 @@ def _project_named_before(x: Turn, end: int) -> str | None:
     return max(found)[1] if found else None
 
 
+_MILESTONE = (
+    r"(?i:deadline|cut-?over|go-?live|launch|release|first\s+power|energi[sz]ation|submission|"
+    r"opening|completion|handover|delivery)"
+)
 _NAME_RUN = (
     r"[A-Z][\w\-]*(?:\s+(?:(?:de|del|en|in|of|the|on|la|le|du|van|von)\s+)?[A-Z][\w\-]*){0,3}"
 )
@@ -197,8 +219,9 @@ _TOPIC = re.compile(
     rf"|(?P<news>{_NAME_RUN})\s*(?i:update|news)\s*:|(?P<head>{_NAME_RUN})\s*:)"
     rf"|\b(?i:the)\s+(?P<the>{_NAME_RUN})\s+(?i:project|campaign|initiative|programme|program)\b"
     rf"|\b(?i:project)\s*[:–—]?\s*(?P<project>{_NAME_RUN})"
-    rf"|(?:^|(?<=[.!?\n]))\s*(?P<lead>{_NAME_RUN})\s+(?:(?i:in|on|by)\s+\w+\s*,|(?i:is|was)\s+"
-    r"(?:(?i:pushed|moved|delayed|late|behind|due)))"
+    rf"|(?:^|(?<=[.!?\n]))\s*(?P<lead>{_NAME_RUN})\s+(?:(?i:in|on|by)\s+\w+\s*,|"
+    rf"(?:{_MILESTONE}\s+)?(?:(?i:is|was|got|has\s+been)\s+)?"
+    r"(?:(?i:pushed|moved|delayed|slipped|postponed|late|behind|due)))"
 )
 
 
@@ -268,6 +291,8 @@ def _typed_lower_project(x: Turn, raw: str) -> str | None:
 
 def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     raw = m.groupdict().get("proj2") or m.groupdict().get("proj")
+    if raw:  # "Ulrike says opening is moved to 15 May": who says it is not the project
+        raw = re.sub(r"(?i)^.*\b(?:says?|said|thinks?|reckons?|told\s+(?:me|us))\s+", "", raw)
     subject = project_name(raw) if raw and raw.strip() else None
     if subject is None and raw:
         subject = _typed_lower_project(x, raw)

@@ -175,6 +175,18 @@ _TRAILING_REQUEST = re.compile(
 )
 
 
+def only_reported(text: str) -> bool:
+    """True for a clause that is blocked only as reported speech ("Ulrike says opening is
+    moved to 15 May"): no question, no hypothetical. A schedule someone passes on is the
+    schedule (deadlines are read from such clauses)."""
+    body = _TRAILING_REQUEST.sub("", text.strip())
+    main = _main_part(body)
+    return bool(
+        _reported(main)
+        and not (body.endswith("?") or _QUESTION.match(body) or _HYPOTHETICAL.search(main))
+    )
+
+
 def blocked(text: str) -> bool:
     """True when the clause is a question, a hypothetical, or reported speech."""
     body = _TRAILING_REQUEST.sub("", text.strip())

@@ -69,7 +69,7 @@ from graphmem.extraction.corrections import (
     swapped_values,
 )
 from graphmem.extraction.frames import FrameReader
-from graphmem.extraction.guards import blocked, mutes_sentence, speaks_as_system
+from graphmem.extraction.guards import blocked, mutes_sentence, only_reported, speaks_as_system
 from graphmem.extraction.lexicon import NAME_STOPWORDS
 from graphmem.extraction.patterns import PERSON, SUBJ
 from graphmem.extraction.secrets import contains_secret
@@ -126,6 +126,7 @@ RULES: tuple[Rule, ...] = (
     Rule("deadline_moved_the", facts_plans.DEADLINE_MOVED_THE, facts_plans.dated_deadline),
     Rule("deadline_wanted", facts_plans.DEADLINE_WANTED, facts_plans.dated_deadline),
     Rule("deadline_has", facts_plans.DEADLINE_HAS, facts_plans.dated_deadline),
+    Rule("deadline_now", facts_plans.DEADLINE_NOW, facts_plans.deadline_now),
     Rule("birthday", facts_identity.BIRTHDAY, facts_identity.birthday),
     Rule("born_on", facts_identity.BORN_ON, facts_identity.birthday),
     Rule("name_is", facts_identity.NAME_IS, facts_identity.name),
@@ -239,6 +240,11 @@ RULES: tuple[Rule, ...] = (
 )
 # What a clause says of who someone is ("my boyfriend Rohan") holds even where the
 # clause itself states nothing ("my boyfriend Rohan keeps saying I need a new phone")
+_DEADLINES = tuple(rule for rule in RULES if rule.name.startswith("deadline"))
+_DEADLINE_WORD = re.compile(
+    r"(?i)\b(?:deadline|due|moved|pushed|postponed|delayed|opening|cut-?over|launch|go-?live|"
+    r"submission|printers?['’]?\s+date)\b"
+)
 _MENTIONS = tuple(
     rule
     for rule in RULES
@@ -560,6 +566,13 @@ class RuleExtractor:
                 pronoun = re.fullmatch(r"(?i)(he|she)s?", lead.group("who").strip())
                 he_she = (pronoun.group(1).lower(), end) if pronoun else None
             if blocked(c.text):
+                if only_reported(c.text) and _DEADLINE_WORD.search(c.text):
+                    for rule in _DEADLINES:  # "Ulrike says opening is moved to 15 May"
+                        m = rule.regex.search(c.s)
+                        if m is not None and (drafts := rule.handler(x, c, m)):
+                            for draft in drafts:
+                                add(x, draft)
+                            break
                 for rule in _MENTIONS:
                     if (m := rule.regex.search(c.s)) is not None:
                         for draft in rule.handler(x, c, m) or ():  # None: not applicable
