@@ -440,3 +440,12 @@ def test_a_milestone_moved_after_a_comma_so():
          "The Llyfr booklet won't be ready, so the printers' date is now the 5th of October."),
     )  # fmt: skip
     assert any(f[1:4] == ("Llyfr", "deadline", "2025-10-05") for f in moved)
+
+
+def test_started_on_a_day_as_a_title_dates_the_new_job():
+    [facts] = read_turns(
+        ("2024-10-16T10:00:00Z",
+         "I got the job at Sutter Health! Started on 10/01 as a clinical pharmacist."),
+    )  # fmt: skip
+    assert ("supersede", "Maya", "works_at", "Sutter Health", "2024-10-01") in facts
+    assert ("supersede", "Maya", "job_title", "clinical pharmacist", "2024-10-01") in facts

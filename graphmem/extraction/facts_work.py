@@ -347,7 +347,7 @@ JOB_TITLE = pattern(
     r"<SUBJ><AUX>\s+(?:(?P<v>(?i:(?:got\s+|been\s+|was\s+|were\s+|just\s+got\s+)"
     r"?promoted(?:\s+to|\s*[-–—:,])|became|become|becoming|started\s+as|started\s+working\s+as|"
     r"working\s+as|work\s+as|works\s+as|worked\s+as|employed\s+as|hired\s+as|"
-    r"start(?:s|ing)?\s+(?:on\s+[^,.!?]{1,25}?\s+)?as))\s+"
+    r"start(?:s|ed|ing)?\s+(?:on\s+[^,.!?]{1,25}?\s+)?as))\s+"
     r"(?:(?i:an?|the)\s+)?|(?i:an?|the)\s+|(?<=(?i:officially)\s)|(?<=(?i:now)\s)|(?<=(?i:be)\s)|"
     # "so I'm operations manager now": a bare title right after "I'm"
     r"(?<=(?i:i['’]m)\s)|(?<=(?i:i\sam)\s))"

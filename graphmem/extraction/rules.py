@@ -386,7 +386,7 @@ _NEWS_OF = re.compile(
 _NEW_JOB = ("works_at", "job_title")
 # "I start on 3 February", "she starts March 2", "start July 14" (the "I" dropped)
 _START_DAY = re.compile(
-    r"(?:\b(?:I|i|she|he|they)\s+|(?:^|(?<=[.!?,;:]))\s*)(?i:start|starts|begin|begins)"
+    r"(?:\b(?:I|i|she|he|they)\s+|(?:^|(?<=[.!?,;:]))\s*)(?i:start|starts|started|begin|begins|began)"
     r"(?:\s+(?:there|work|the\s+job))?\s+"
 )
 
