@@ -271,7 +271,7 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
             memory.backend, memory.embedder, scope=scope, subject_id=rows[0].subject_id,
             subject_names=[r.subject or ""], predicate=r.predicate or "", since=since,
             until=until, owner=normalise_name(r.subject or "") == normalise_name(speaker),
-            threshold=threshold,
+            threshold=threshold, restated_ok=r.mode != "timeline",
         )  # fmt: skip
     if stale is not None:
         said = format_instant(stale.timestamp)[:10]

@@ -68,9 +68,12 @@ def unread_turn(
     until: datetime,
     since: datetime | None = None,
     threshold: float = TOPIC_THRESHOLD,
+    restated_ok: bool = True,
 ) -> Episode | None:
     """The first turn after ``since`` (default: the family's last write), up to
-    ``until``, that speaks of ``predicate`` for this subject and wrote nothing to it."""
+    ``until``, that speaks of ``predicate`` for this subject and wrote nothing to it.
+    ``restated_ok``: a clause that only names a value on record does not count (a
+    history, which claims to be whole, passes False: any unread turn counts)."""
     if embedder is None:
         return None
     family = backend.rows(RowQuery(scope=scope, subject_id=subject_id, predicate=predicate,
@@ -81,7 +84,7 @@ def unread_turn(
         since = max(r.recorded_at for r in family)
     said = {r.provenance.episode_id for r in family}
     names = [n for n in (normalise_name(x) for x in subject_names) if n]
-    values = {_folded(r.object) for r in family if r.object}
+    values = {_folded(r.object) for r in family if r.object} if restated_ok else set()
     reader = _reader(embedder)
     from graphmem.extraction.frames import clause_texts
 

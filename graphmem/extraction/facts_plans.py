@@ -328,6 +328,12 @@ def deadline(x: Turn, c: Clause, m: re.Match) -> list[Draft]:
     # "pushed to the 14th": the date is what it moved to ("moved to my crew last week" is not)
     within = {DEADLINE_MOVED: 8, DEADLINE_SLID: 1, DEADLINE_VERB_FIRST: 8}.get(m.re)
     date = deadline_date(x, c, m.end(), within=within)
+    if subject is not None and subject.lower() in _DEADLINE_KINDS | {
+        "deadline",
+        "due date",
+        "date",
+    }:
+        subject = None  # "the deadline is moved to May" with no project to give it to
     if not subject or not date:
         return []
     if _COUNTDOWN.match(date[1]) and any(

@@ -34,7 +34,8 @@ _HYPOTHETICAL = re.compile(
     r"(?:about|of)|considering|consider|contemplating|debating|wondering|wonder|dream(?:ing)?\s+"
     r"(?:of|about)|in\s+case|what\s+if|suppose|supposing|imagine|pretend|someday|some\s+day|"
     r"one\s+day|not\s+sure|unsure|whether|tempted|likely|unlikely|assuming|in\s+theory|"
-    r"fantasi[sz]e|fantasi[sz]ing|daydream\w*|plan\s+b|or\s+not)\b"
+    r"fantasi[sz]e|fantasi[sz]ing|daydream\w*|plan\s+b|or\s+not|in\s+another\s+life|"
+    r"in\s+a\s+parallel\s+universe|in\s+my\s+dreams|dream\s+job|doubt)\b"
     r"|\b(?:I|i|you|he|she|we|they)['’]d\b|\bmay\s+(?!\d)(?=[a-z])"
 )
 _REPORTED = re.compile(
