@@ -183,6 +183,12 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
             rows = [f for f in later if f.valid.contains(first)]
         elif r.ahead == "change":
             rows = []
+    if r.mode == "past" and window is not None and window.start > reference and rows:
+        # "who will be my manager in May 2026?": a time still to come is answered by a
+        # change on record for it; the value now, carried forward, presumes none
+        later = [f for f in rows if not f.valid.contains(reference)]
+        if not later:
+            rows = []
     values = _values(rows)
     if r.mode == "when" and r.object is not None:
         values = [v for v in values if normalise_name(v.value) == normalise_name(r.object)]

@@ -215,6 +215,8 @@ _CHANGE_AHEAD = re.compile(
     r"switching|changing|starting|joining|transferring)\b|\bwill\s+(?:\w+\s+)?(?:move|relocate|"
     r"switch|change|start|join|transfer)\b|\bnext\s+(?:job|home|place|city|employer|"
     r"company|phone|boss|manager)\b"
+    # "what will my title be at the new job?", "title at new job"
+    r"|\b(?:at|in|for)\s+(?:the\s+|my\s+)?new\s+(?:job|role|position|company|place|house|flat|team)\b"
 )
 _FUTURE_TENSE = re.compile(r"\b(?:will|won't|shall|going to|gonna)\b|\w'll\b")
 _PAST_TENSE = re.compile(
