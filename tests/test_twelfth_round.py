@@ -449,3 +449,19 @@ def test_started_on_a_day_as_a_title_dates_the_new_job():
     )  # fmt: skip
     assert ("supersede", "Maya", "works_at", "Sutter Health", "2024-10-01") in facts
     assert ("supersede", "Maya", "job_title", "clinical pharmacist", "2024-10-01") in facts
+
+
+@pytest.mark.parametrize(
+    "question", ["Where did I do my pharmacy residency?", "Where did we go on holiday?"]
+)
+def test_where_an_activity_happened_asks_for_no_home(question):
+    assert read_question(question, owner="Maya", reference=ASKED).predicate is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["In another life I'm a farm manager on Rangitoto Station.",
+     "Ana reckons the deadline is moved to May but I doubt it."],
+)  # fmt: skip
+def test_another_life_and_a_doubted_claim_state_nothing(text):
+    assert _facts(text) == set()
