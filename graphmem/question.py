@@ -518,7 +518,7 @@ _ADVICE = re.compile(
     r"name for (?:a|my|the) new|ideas for|suggestions for)\b"
     # "where did I do my pharmacy residency?": where an activity happened, no home
     r"|\bwhere\s+(?:did|do|will|would|should)\s+(?:i|you|he|she|we|they)\s+(?:do|study|train|"
-    r"go|eat|meet|buy|learn|spend|get|have|celebrate|stay)\b"
+    r"go|eat|meet|buy|learn|spend|celebrate)\b"
 )
 
 

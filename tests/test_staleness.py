@@ -163,6 +163,9 @@ def test_an_unread_turn_before_the_date_asked_makes_what_was_on_record_unknown(
         ("I'm pescatarian, I eat fish but no meat.",
          "Pescatarian life is treating me well, the fishmonger knows my name now lol",
          "What's my diet right now?", "pescatarian"),
+        # ... and the rest of that turn is about the same value
+        ("My boyfriend is Khoa.", "Happy new year. Khoa proposed on Christmas! We're engaged.",
+         "Who is my partner right now?", "Khoa"),
     ],
 )  # fmt: skip
 def test_a_later_turn_that_changes_nothing_leaves_the_kept_value_answered(

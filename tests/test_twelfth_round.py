@@ -456,6 +456,9 @@ def test_started_on_a_day_as_a_title_dates_the_new_job():
 )
 def test_where_an_activity_happened_asks_for_no_home(question):
     assert read_question(question, owner="Maya", reference=ASKED).predicate is None
+    asked = read_question("On 1 June 2024, where did you have me living?", owner="Maya",
+                          reference=ASKED)  # fmt: skip
+    assert (asked.predicate, asked.mode) == ("lives_in", "known_at")
 
 
 @pytest.mark.parametrize(
