@@ -93,10 +93,10 @@ def unread_turn(
             continue
         if episode.role not in (None, "user"):
             continue
-        said = clause_texts(episode.text)
-        if any(_restates(c, values) for c in said):
+        texts = clause_texts(episode.text)
+        if any(_restates(c, values) for c in texts):
             continue  # "Khoa proposed on Christmas! We're engaged.": the turn is about him
-        clauses = [c for c in _clauses_about(said, owner, names) if not _NEVER.search(c)]
+        clauses = [c for c in _clauses_about(texts, owner, names) if not _NEVER.search(c)]
         for ranked, op in reader.classify(clauses):
             # a clause the classifier is sure is about the predicate counts even where it
             # reads no operation ("Renting a room in Hillevåg, so back in Stavanger")
