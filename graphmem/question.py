@@ -516,6 +516,8 @@ _ADVICE = re.compile(
     r"what do you think|can you recommend|"
     r"any (?:tips|ideas|suggestions)|recommend|which (?:one )?is better|worth it|good name|"
     r"name for (?:a|my|the) new|ideas for|suggestions for)\b"
+    # "what dating app was it I signed up to?": an app or site, no person
+    r"|\b(?:what|which)\s+(?:\w+\s+)?(?:app|apps|website|site|platform|service)\b"
     # "where did I do my pharmacy residency?": where an activity happened, no home
     r"|\bwhere\s+(?:did|do|will|would|should)\s+(?:i|you|he|she|we|they)\s+(?:do|study|train|"
     r"go|eat|meet|buy|learn|spend|celebrate)\b"

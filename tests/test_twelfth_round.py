@@ -468,3 +468,13 @@ def test_where_an_activity_happened_asks_for_no_home(question):
 )  # fmt: skip
 def test_another_life_and_a_doubted_claim_state_nothing(text):
     assert _facts(text) == set()
+
+
+def test_an_exclamation_after_a_name_is_no_second_name():
+    facts = _facts("My wife Maureen, God rest her, is gone eight years now.")
+    assert not any(f[3] == "God" for f in facts)
+
+
+def test_an_app_asked_about_is_no_partner():
+    reading = read_question("What dating app was it I signed up to?", owner="Maya", reference=ASKED)
+    assert reading.predicate is None

@@ -322,7 +322,11 @@ def phrase_or_gerund(c: Clause, pos: int, *, max_words: int = 8):
 def names(text: str | None) -> list[str]:
     """ "Ana, Ben and Cleo" -> the names, without words that are not names."""
     parts = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text or "")
-    return [n for n in parts if n and n.lower() not in NAME_STOPWORDS]
+    # "my wife Maureen, God rest her": an exclamation, no second name
+    return [n for n in parts if n and n.lower() not in NAME_STOPWORDS | _EXCLAIMED]
+
+
+_EXCLAIMED = frozenset({"god", "lord", "jesus", "christ", "heavens", "bless"})
 
 
 # An item that points back at something said ("I like it", "I'm going to check them out").
