@@ -291,7 +291,19 @@ def _write_batch(
         latest[episode.scope] = episode.timestamp
         episode = _without_secrets(episode, report)
         said = _as_owner(memory, episode)
-        operations = resolve(extractor.extract(said), memory, held) if extractor else []
+        try:
+            operations = resolve(extractor.extract(said), memory, held) if extractor else []
+        except Exception as exc:  # noqa: BLE001 - a reader's fault, named at its line
+            error = LoadError(
+                f"could not read facts from this turn ({type(exc).__name__}: {exc}); "
+                "--skip-bad (skip_bad=True) keeps the turn without its facts",
+                path=record.path,
+                line=record.line,
+            )
+            if not skip_bad:
+                raise error from exc
+            report.errors.append(str(error))
+            operations = []  # the turn is kept, searchable, with no facts from it
         groups.append(WriteGroup(operations, [episode], episode.timestamp))
         where.append(record)
     if not groups:

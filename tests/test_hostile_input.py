@@ -390,3 +390,37 @@ def test_a_damaged_record_is_left_out_and_reported_never_a_failure_to_open(tmp_p
     assert any(p.startswith("entity ") for p in problems)
     assert any(p.startswith("episode ") for p in problems)
     mem.close()
+
+
+class _FailsOn:
+    """An extractor that fails on one turn's text (a reader's bug, not the input's)."""
+
+    name, version = "fails-on", "1"
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def extract(self, episode: Episode):
+        if self.text in episode.text:
+            raise TypeError("boom")
+        return []
+
+
+def test_a_turn_the_extractor_fails_on_stops_the_load_naming_its_line(tmp_path):
+    from graphmem.errors import LoadError
+
+    log = tmp_path / "chat.jsonl"
+    log.write_text("".join(
+        json.dumps({"timestamp": f"2024-01-0{n}T09:00:00Z", "speaker": "user", "role": "user",
+                    "text": text}) + "\n"
+        for n, text in enumerate(["I live in Leeds.", "poison turn", "I live in York."], start=1)
+    ))  # fmt: skip
+    with Memory.open(tmp_path / "a.db", embedder=None) as m:
+        with pytest.raises(LoadError) as caught:
+            m.load(log, extractor=_FailsOn("poison"))
+        assert caught.value.line == 2 and "TypeError" in str(caught.value)
+        assert m.backend.episodes("default") == []  # the batch was not half-written
+    with Memory.open(tmp_path / "b.db", embedder=None) as m:
+        report = m.load(log, extractor=_FailsOn("poison"), skip_bad=True)
+        assert report.episodes_added == 3  # the turn is kept, without facts
+        assert any("line 2" in e or ":2" in e for e in report.errors)
