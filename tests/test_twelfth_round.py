@@ -478,3 +478,21 @@ def test_an_exclamation_after_a_name_is_no_second_name():
 def test_an_app_asked_about_is_no_partner():
     reading = read_question("What dating app was it I signed up to?", owner="Maya", reference=ASKED)
     assert reading.predicate is None
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("boil-up was my fav food but it's out now. honestly reckon kumara is my new fav, lol",
+         ("favourite_food", "Kumara")),
+        ("I like it better than Scratch now, Python is my favourite.",
+         ("favourite_language", "Python")),
+        ("oat flat white has replaced chai as my favourite drink", ("favourite_drink", "oat flat white")),
+    ],
+)  # fmt: skip
+def test_a_favourite_without_its_kind_or_replacing_another(text, fact):
+    assert any(f[2:] == fact for f in _facts(text)), _facts(text)
+
+
+def test_a_person_who_is_my_favourite_is_no_favourite_thing():
+    assert not any(f[2].startswith("favourite") for f in _facts("Tom is my favourite."))

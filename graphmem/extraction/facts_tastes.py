@@ -357,6 +357,48 @@ FAV_VALUE = pattern(
     rf"(?P<cat3>(?i:{_CATEGORY})))\b"
 )
 
+# "honestly reckon hangi is my new fav", "Python is my favourite.": no kind said; the kind
+# is the value's (a programming language) or the favourite the turn was already about
+FAV_NO_KIND = pattern(
+    rf"(?P<obj>[^,.;!?]{{1,30}}?)(?:\s+(?i:is|has\s+become|became|is\s+now)|['’]s)\s+"
+    rf"(?:(?i:now|officially|definitely|honestly|[a-z]+ly)\s+)?(?i:my)\s+{_FAV_WORD}"
+    r"(?=\s*(?:[,.;!?]|$)|\s+(?i:now|too|anyway|lol|haha|tbh)\b)"
+)
+# "matcha latte has replaced flat white as my favourite drink"
+FAV_REPLACED = pattern(
+    rf"(?P<obj>[^,.;!?]{{1,30}}?)\s+(?i:has|have)\s+(?i:replaced|overtaken|taken\s+over\s+from|beaten)\s+"
+    rf"(?P<old>[^,.;!?]{{1,30}}?)\s+(?i:as)\s+(?i:my)\s+{_FAV_WORD}\s+(?P<cat>(?i:{_CATEGORY}))\b"
+)
+_KIND_SAID = re.compile(rf"(?i)\b(?:{_FAV_WORD})\s+(?P<cat>{_CATEGORY})\b")
+
+
+def favourite_no_kind(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    value = _favourite_object(m.group("obj"))
+    if not value or not x.me:
+        return None
+    value = re.sub(
+        r"(?i)^(?:i\s+)?(?:honestly\s+|really\s+)?(?:reckon|think|guess|say)\s+", "", value
+    )
+    if value.title() in PROGRAMMING_LANGUAGES or value in PROGRAMMING_LANGUAGES:
+        predicate = "favourite_language"
+    else:
+        said = list(_KIND_SAID.finditer(x.text, 0, c.start + max(0, m.start() - len(c.prefix))))
+        if not said:
+            return None
+        predicate = FAVOURITE_CATEGORIES.get(" ".join(said[-1].group("cat").lower().split()))
+    if predicate is None or len(value.split()) > 4:
+        return None
+    return emit(x, c, m, predicate, [value], "change", subject=x.me)
+
+
+def favourite_replaced(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    predicate = FAVOURITE_CATEGORIES.get(" ".join(m.group("cat").lower().split()))
+    value = _favourite_object(m.group("obj"))
+    if predicate is None or not value or not x.me:
+        return None
+    return emit(x, c, m, predicate, [value], "change", subject=x.me)
+
+
 # "It's my favourite language now": the value is what "it" stands for
 FAV_IT = pattern(
     r"(?<![\w'’])(?P<obj>(?i:it|that))(?P<v>['’]s|\s+(?i:is|has\s+become|became|is\s+now))\s+"

@@ -226,6 +226,8 @@ RULES: tuple[Rule, ...] = (
     Rule("fav_mine", facts_tastes.FAV_MINE, facts_tastes.favourite_value),
     Rule("fav_value", facts_tastes.FAV_VALUE, facts_tastes.favourite_value),
     Rule("favourite", facts_tastes.FAVOURITE, facts_tastes.favourite),
+    Rule("fav_replaced", facts_tastes.FAV_REPLACED, facts_tastes.favourite_replaced),
+    Rule("fav_no_kind", facts_tastes.FAV_NO_KIND, facts_tastes.favourite_no_kind),
     Rule("dislikes", facts_tastes.DISLIKES, facts_tastes.dislikes, negatable=True),
     Rule("plans", facts_plans.PLANS, facts_plans.plans),
     Rule("mention", facts_people.MENTION, facts_people.mention, exclusive=False),
