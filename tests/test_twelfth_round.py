@@ -496,3 +496,12 @@ def test_a_favourite_without_its_kind_or_replacing_another(text, fact):
 
 def test_a_person_who_is_my_favourite_is_no_favourite_thing():
     assert not any(f[2].startswith("favourite") for f in _facts("Tom is my favourite."))
+
+
+def test_liking_another_better_than_the_favourite_on_record_changes_it():
+    first, later = read_turns(
+        ("2025-01-23T10:00:00Z", "Python is my favourite language."),
+        ("2025-11-13T10:00:00Z", "Honestly I like SQL better than Python now."),
+    )
+    assert ("supersede", "Maya", "favourite_language", "SQL", "2025-11-13") in later
+    assert not any(f[2].startswith("favourite") for f in _facts("I like Rome better than Paris."))

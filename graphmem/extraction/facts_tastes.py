@@ -391,6 +391,26 @@ def favourite_no_kind(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     return emit(x, c, m, predicate, [value], "change", subject=x.me)
 
 
+# "Honestly I like SQL better than Python now", with Python the favourite on record: the
+# favourite has changed
+LIKE_BETTER = pattern(
+    r"<SUBJ><AUX>\s+(?:(?i:really|honestly|actually)\s+)?(?i:like|love|prefer|rate)\s+"
+    r"(?P<obj>[A-Z][\w+#.\-]*(?:\s+[A-Z][\w+#.\-]*)?)\s+(?:(?i:way|much|a\s+lot)\s+)?"
+    r"(?i:better\s+than|more\s+than|over|to)\s+(?P<old>[A-Z][\w+#.\-]*(?:\s+[A-Z][\w+#.\-]*)?)"
+)
+
+
+def like_better(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
+    if not x.me or m.group("who").lower() not in ("i", "im", "i'm", "ive"):
+        return None
+    old = m.group("old").casefold()
+    kind = next((p for (s, p), v in x.memory.known.items()
+                 if s == x.me and p.startswith("favourite_") and v.casefold() == old), None)  # fmt: skip
+    if kind is None:
+        return None  # no favourite on record that it beats: a liking, not a favourite
+    return emit(x, c, m, kind, [m.group("obj")], "change", subject=x.me)
+
+
 def favourite_replaced(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
     predicate = FAVOURITE_CATEGORIES.get(" ".join(m.group("cat").lower().split()))
     value = _favourite_object(m.group("obj"))

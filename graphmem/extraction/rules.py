@@ -221,6 +221,7 @@ RULES: tuple[Rule, ...] = (
     Rule("hobby_mine", facts_tastes.HOBBY_MINE, facts_tastes.hobby_habit),
     Rule("hobby_habit", facts_tastes.HOBBY_HABIT, facts_tastes.hobby_habit),
     Rule("hobby_still", facts_tastes.HOBBY_STILL, facts_tastes.hobby_habit),
+    Rule("like_better", facts_tastes.LIKE_BETTER, facts_tastes.like_better),
     Rule("likes", facts_tastes.LIKES, facts_tastes.likes),
     Rule("fav_it", facts_tastes.FAV_IT, facts_tastes.favourite_value),
     Rule("fav_mine", facts_tastes.FAV_MINE, facts_tastes.favourite_value),
