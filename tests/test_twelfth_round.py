@@ -505,3 +505,11 @@ def test_liking_another_better_than_the_favourite_on_record_changes_it():
     )
     assert ("supersede", "Maya", "favourite_language", "SQL", "2025-11-13") in later
     assert not any(f[2].startswith("favourite") for f in _facts("I like Rome better than Paris."))
+
+
+def test_a_partner_named_in_the_next_sentence_is_who_she_is_next():
+    facts = _facts(
+        "I have girlfriend again. Her name is Mai, we met at a party. She is graphic designer."
+    )
+    assert ("supersede", "Maya", "partner", "Mai") in facts
+    assert ("assert", "Mai", "job_title", "graphic designer") in facts

@@ -114,9 +114,9 @@ HAS_PARTNER = pattern(
 )
 # the name, after the clause if need be: ", Karim", " called Karim", ", his name is Klaus"
 _PARTNER_NAMED = re.compile(
-    rf"(?:\s+(?i:now|too|already))?(?:\s+(?i:in|from|at)\s+[A-Z][\w'’-]*)?"
-    rf"(?:\s*,\s*|\s+(?i:called|named)\s+|\s*[-–—:]\s*)(?:(?P<pro>(?i:his|her))\s+name\s+(?i:is)\s+)?"
-    rf"(?P<obj>{PERSON})(?![\w'’])"
+    rf"(?:\s+(?i:now|too|already|again))?(?:\s+(?i:in|from|at)\s+[A-Z][\w'’-]*)?"
+    rf"(?:\s*,\s*|\s+(?i:called|named)\s+|\s*[-–—:]\s*|\W*[.!]+\W*\s+(?=(?i:his|her)\s+name))"
+    rf"(?:(?P<pro>(?i:his|her))\s+name(?:['’]s|\s+(?i:is))\s+)?(?P<obj>{PERSON})(?![\w'’])"
 )
 _HE = re.compile(r"(?i)boyfriend|husband|fianc[ée]\b")
 

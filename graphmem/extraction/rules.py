@@ -386,6 +386,9 @@ _NEWS_OF = re.compile(
     # "I met Ernesto at the fish fry ... He has a dog": who "he" is next
     rf"|\b(?i:met|meeting|dating|seeing)\s+(?P<b>{PERSON})(?![\w'’])"
 )
+_NAME_GIVEN = re.compile(
+    rf"\b(?P<pro>[Hh]is|[Hh]er)\s+name(?:['’]s|\s+is)\s+(?P<n>{PERSON})(?![\w'’])"
+)
 _NEW_JOB = ("works_at", "job_title")
 # "I start on 3 February", "she starts March 2", "start July 14" (the "I" dropped)
 _START_DAY = re.compile(
@@ -525,6 +528,9 @@ class RuleExtractor:
         x = Turn(episode, self._memory_for(episode.scope, episode.speaker), not bot, text)
         for m in _TOPIC_PERSON.finditer(text):  # "Rafa news!! she left ...": she is Rafa
             x.memory.named(m.group("a") or m.group("b"), None)
+        for m in _NAME_GIVEN.finditer(text):  # "Her name is Sakura ... She is a designer"
+            if m.group("n").lower() not in NAME_STOPWORDS:
+                x.memory.named(m.group("n"), "he" if m.group("pro").lower() == "his" else "she")
         for m in _NEWS_OF.finditer(text):
             name = m.group("a") or m.group("b")
             if name.lower() not in NAME_STOPWORDS and not is_common_word(name.split()[0]):
