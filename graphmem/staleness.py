@@ -113,7 +113,8 @@ _CHANGE_CUE = re.compile(
     r"sold|selling|died|dead|passed|replac\w*|instead|switch\w*|swap\w*|new|former|old|"
     r"used\s+to|back\s+to|until|till|retir\w*|fired|laid\s+off|resign\w*|dropp\w*|not|from|"
     r"moved|relocat\w*|got|bought|joined|start\w*|promot\w*|became|become|now|notice|"
-    r"first|last|hand(?:ed|ing)|finish\w*|end(?:ed|ing|s)?|over|done|off)\b"
+    r"first|last|hand(?:ed|ing)|finish\w*|end(?:ed|ing|s)?|over|done|off|adopt\w*|rescu\w*|"
+    r"welcom\w*|another|second|too|also|plus|added)\b"
 )
 _OWN_LETTERS = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ß": "ss", "æ": "ae", "œ": "oe"})
 

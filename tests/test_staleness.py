@@ -185,11 +185,12 @@ def test_a_later_turn_that_changes_nothing_leaves_the_kept_value_answered(
         "no longer pescatarian",
         "moved from Leeds to York",
         "Handed in my notice at Acme today",
+        "Moko has a new friend, we adopted Pickle",  # a set grows beside a member on record
     ],
 )
 def test_a_clause_that_names_the_value_on_record_with_a_change_is_no_restatement(clause):
     from graphmem.staleness import _folded, _restates
 
-    assert not _restates(clause, {_folded(v) for v in ("pescatarian", "Leeds", "Acme")})
+    assert not _restates(clause, {_folded(v) for v in ("pescatarian", "Leeds", "Acme", "Moko")})
     assert _restates("still pescatarian, so shrimp for me", {_folded("pescatarian")})
     assert _restates("moved to gdansk", {_folded("Gdańsk")}) is False  # a move is a change
