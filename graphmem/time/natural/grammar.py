@@ -75,7 +75,7 @@ _YEAR = r"(?P<year>(?:1[89]|2[01])\d{2}\b|['’]\d{2}\b)"
 _OPT_YEAR = rf"(?:(?:\s*,)?\s+{_YEAR})?"
 _REL_RE = (
     r"(?P<rel>this\s+past|this\s+coming|the\s+previous|the\s+current|the\s+coming"
-    r"|this|last|next|previous|current|coming)"
+    r"|this|last|next|previous|current|coming|come)"
 )
 _NUM = "|".join(
     [

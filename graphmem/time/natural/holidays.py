@@ -27,7 +27,7 @@ def _holiday_day(name: str, year: int) -> datetime:
         day = easter(year)
         return datetime(day.year, day.month, day.day)
     fixed = {"christmas eve": (12, 24), "boxing day": (12, 26), "new years eve": (12, 31),
-             "nye": (12, 31), "new years day": (1, 1), "new years": (1, 1), "halloween": (10, 31),
+             "nye": (12, 31), "new years day": (1, 1), "new years": (1, 1), "new year": (1, 1), "halloween": (10, 31),
              "valentines": (2, 14), "valentines day": (2, 14)}  # fmt: skip
     month, day = fixed.get(name, (12, 25))  # christmas, xmas, christmas day
     return datetime(year, month, day)
@@ -65,7 +65,7 @@ def resolve_holiday(m: re.Match, ctx: Ctx) -> Period:
 
 HOLIDAY = (
     r"(?P<hol>christmas\s+eve|christmas(?:\s+day)?|xmas|boxing\s+day|new\s+year['’]?s?\s+eve|nye"
-    r"|new\s+year['’]?s(?:\s+day)?|halloween|valentine['’]?s(?:\s+day)?|easter(?:\s+sunday)?)"
+    r"|new\s+year['’]?s(?:\s+day)?|new\s+year(?=(?:\s*,)?\s+(?:19|20)\d\d\b)|halloween|valentine['’]?s(?:\s+day)?|easter(?:\s+sunday)?)"
 )
 
 

@@ -30,6 +30,7 @@ REL = {
     "coming": 1,
     "the coming": 1,
     "this coming": 1,
+    "come": 1,  # "where will I live come June?"
 }
 ONES = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()  # noqa: SIM905
