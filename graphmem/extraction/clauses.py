@@ -104,7 +104,11 @@ _ABBREVIATIONS = frozenset(
         "mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun"
     )
 )
-_SENTENCE_END = re.compile(r"[.!?;]+[\"')\]]*(?=\s|$)|\n+")
+# chat ends a sentence with an emoji as often as with a full stop ("lead hygienist as of
+# march 1 🦷✨ mélanie told me w a slide deck")
+_SENTENCE_END = re.compile(
+    r"[.!?;]+[\"')\]]*(?=\s|$)|\n+|(?<=\s)[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F]+(?=\s|$)"
+)
 _OPENER_VERBS = (
     "is|was|has|had|lives|lived|moved|works|worked|just|got|left|joined|started|likes|loves|"
     "hates|speaks|turned|died|passed|quit|and\\s+I|now|also|still|recently|became|broke|reports|"

@@ -24,7 +24,8 @@ REL_IS = pattern(
     # "my" may go unsaid at the start of a clause: "New boss is Deepa"
     r"(?:(?i:my|our)\s+|^\s*(?:(?i:new|current|actual)\s+)?)(?P<rel><REL>)(?i:s|es)?(?:['’]s\s+(?i:names?))?"
     # "my manager at Quarry is Aisha": where the relation holds
-    r"(?:\s+(?i:at|in|on)\s+(?:(?i:the)\s+)?[A-Z][\w&'’.\-]*(?:\s+[A-Z][\w&'’.\-]*){0,2})?"
+    r"(?:\s+(?i:at|in|on)\s+(?:(?i:the)\s+)?[A-Z][\w&'’.\-]*(?:\s+[A-Z][\w&'’.\-]*){0,2}"
+    r"|\s+(?i:there|then))?"
     # "my line manager's called Bernie"
     r"(?:\s+(?i:is|are|'s|’s)|['’]s(?=\s+(?i:called|named)\b)"
     # "from January my manager will be Joost": a change to come, dated or next to one

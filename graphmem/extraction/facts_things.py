@@ -99,6 +99,9 @@ PET_GONE = pattern(
     r"crossed\s+the\s+rainbow\s+bridge|(?:['’]s|has|is)\s+gone\s+to\s+live\s+(?:with|at)|"
     r"went\s+to\s+live\s+(?:with|at)|went\s+with|moved\s+in\s+with|found\s+a\s+new\s+home|"
     r"(?:['’]s|has|is)\s+gone\s+to\s+stay\s+(?:with|at)|went\s+to\s+stay\s+(?:with|at)|"
+    # "Paçoca is going to stay with my mum in Curitiba": staying behind with someone else
+    r"(?:['’]s|is|will)\s+(?:going\s+to\s+|gonna\s+)?(?:stay|staying|live|living)\s+"
+    r"(?:with|w/?)\s+(?i:my|our|his|her|their)\b|"
     r"(?:['’]s|has)\s+(?:been\s+)?rehomed|(?:basically\s+)?lives\s+(?:with|w/?|at)\s+(?:\S+\s+){1,3}now)\b"
 )
 PET_PUT_DOWN = pattern(

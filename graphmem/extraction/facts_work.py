@@ -638,9 +638,10 @@ def in_charge(x: Turn, c: Clause, m: re.Match) -> list[Draft] | None:
 
 
 # "Dai has made me plant area supervisor from the 1st of September", "they're making me
-# team lead": a title someone gives the speaker
+# team lead", "they hired me as senior hygienist": a title someone gives the speaker
 MADE_ME = pattern(
-    r"(?P<v>(?i:made|making|make|makes|promoted|promoting|appointed|named))\s+(?i:me)\s+"
+    r"(?P<v>(?i:made|making|make|makes|promoted|promoting|appointed|named|hired|hiring))\s+"
+    r"(?i:me)\s+(?:(?i:on|in)\s+)?"
     r"(?:(?i:to|as)\s+)?(?:(?i:an?|the|their|our)\s+)?"
     r"(?P<title>(?:<NOT_MOD>[\w\-]+\s+){0,3}<JOB>)\b(?![’']s)"
 )

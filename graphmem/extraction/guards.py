@@ -95,6 +95,17 @@ def _main_part(text: str) -> str:
     return text[: cut.start()] if cut else text
 
 
+def _before_spliced_report(text: str) -> str:
+    """The clause up to a report spliced on after a comma ("Paçoca is going to stay with my
+    mum, the vet said the flight would be too stressful"): what the vet said, hypothetical
+    or not, is not the speaker's statement, and does not make it one."""
+    first_comma = text.find(",")
+    for match in _REPORTED.finditer(text):
+        if 0 < first_comma < match.start() and not _REPORT_COMPLEMENT.match(text, match.end()):
+            return text[: text.rfind(",", 0, match.start())]
+    return text
+
+
 def _reported(text: str) -> bool:
     first_comma = text.find(",")
     for match in _REPORTED.finditer(text):
@@ -184,7 +195,11 @@ def only_reported(text: str) -> bool:
     main = _main_part(body)
     return bool(
         _reported(main)
-        and not (body.endswith("?") or _QUESTION.match(body) or _HYPOTHETICAL.search(main))
+        and not (
+            body.endswith("?")
+            or _QUESTION.match(body)
+            or _HYPOTHETICAL.search(_before_spliced_report(main))
+        )
     )
 
 
@@ -193,7 +208,10 @@ def blocked(text: str) -> bool:
     body = _TRAILING_REQUEST.sub("", text.strip())
     main = _main_part(body)
     return bool(
-        body.endswith("?") or _QUESTION.match(body) or _HYPOTHETICAL.search(main) or _reported(main)
+        body.endswith("?")
+        or _QUESTION.match(body)
+        or _HYPOTHETICAL.search(_before_spliced_report(main))
+        or _reported(main)
     )
 
 

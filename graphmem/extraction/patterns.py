@@ -26,7 +26,8 @@ from graphmem.extraction.lexicon import (
 )
 
 NAME_TOKEN = r"[A-Z](?:[a-zà-ÿ]+|[’'][A-Z][a-zà-ÿ]+)(?:-[A-Z]?[a-zà-ÿ]+|['’][A-Z][a-zà-ÿ]+)*"
-PERSON = rf"(?:{NAME_TOKEN}(?:\s+{NAME_TOKEN}){{0,2}})"
+# "Dr. Okafor", "Mrs. Patel": a title's dot does not end the name
+PERSON = rf"(?:(?:(?:Dr|Mr|Mrs|Ms|Prof)\.\s+)?{NAME_TOKEN}(?:\s+{NAME_TOKEN}){{0,2}})"
 PERSON_LIST = rf"(?:{PERSON}(?:(?:\s*,\s*|\s+and\s+|\s*,\s*and\s+){PERSON})*)"
 _REL_WORDS = "|".join(sorted((re.escape(w) for w in RELATIONS), key=len, reverse=True))
 _PET_WORDS = "|".join(sorted((re.escape(w) for w in PET_SPECIES), key=len, reverse=True))

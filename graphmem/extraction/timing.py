@@ -50,6 +50,7 @@ class Turn(Protocol):
     ts: datetime
 
     def future_times(self, c: Clause) -> list[TimeExpression]: ...
+    def later_start(self, c: Clause) -> TimeExpression | None: ...
 
 
 _PREDICATES = PredicateRegistry.with_builtins()
@@ -173,6 +174,9 @@ def _new_op(predicate: str) -> str:
 # a stop still ahead: "... is 18 August", "... will be Friday", "... is on the 3rd"
 _UPCOMING = re.compile(
     r"(?i)\b(?:is|will\s+be|['’]ll\s+be|is\s+going\s+to\s+be|gonna\s+be)\s+(?:on\s+)?$"
+    # "I'm leaving Balfour Kerr at the end of May": an ending arranged, still to come
+    r"|\b(?:['’]m|am|are|['’]re|is|will|['’]ll|going\s+to|gonna)\s+(?:\w+\s+)?"
+    r"(?:leaving|leave|quitting|quit|finishing|finish|stopping|stop|moving\s+out)\b"
 )
 
 
@@ -222,6 +226,8 @@ def valid_time(
         if te is None and timed and (start := x.memory.upcoming(x.ts)) is not None:
             # "I start at Acme on 6 April. I'll be reporting to Raj": the same change
             return _new_op(predicate), start, POS_INF, None, True
+        if te is None and timed:
+            te = x.later_start(c)  # "I'll be lead product designer 🎉 I start on 3 February"
     found = timing(x.ts, aspect, predicate, te if timed else None)
     if found is None:
         return None

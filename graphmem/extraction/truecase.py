@@ -21,7 +21,7 @@ import re
 from functools import cache
 from importlib import resources
 
-_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")  # letters, accented ones too ("mélanie")
 # "my sister kerry", "our dog biscuit": the word after a relation is a name, even when the
 # dictionary knows it ("kerry", "biscuit") - unless it is a verb or function word.
 _AFTER_RELATION = re.compile(
@@ -36,6 +36,10 @@ _AFTER_RELATION = re.compile(
     r"|\b(?i:broke\s+up|split\s+up|dating|seeing|engaged\s+to|married\s+to|moved\s+in)\s+"
     r"(?i:with|w/?)?\s*(?P<partner>[a-z]+)\b"
 )
+_PET_WORD = re.compile(
+    r"(?i)\b(?:cat|dog|kitten|puppy|rabbit|bunny|hamster|parrot|horse|pony|tortoise|budgie)\s+\w+$"
+)
+_TITLE_BEFORE_NAME = re.compile(r"\b(?:dr|mr|mrs|ms|prof)\b(?=\.?\s+[A-Z])")
 # "called him nugget", "hes called steve": a name given to someone
 _GIVEN_NAME = re.compile(
     r"\b(?:(?i:called|named|calling|naming)\s+(?i:him|her|it|them)|(?i:is|'s|’s|s)\s+"
@@ -156,8 +160,13 @@ def truecase(text: str) -> str:
     for m in _AFTER_RELATION.finditer(text):
         group = "name" if m.group("name") else "partner"
         name = m.group(group).lower()
-        if name not in _NOT_A_NAME and name not in _SHORTHAND and name not in _NOT_PARTNER:
-            chars[m.start(group)] = chars[m.start(group)].upper()
+        if name in _NOT_A_NAME or name in _SHORTHAND or name in _NOT_PARTNER:
+            continue
+        if _PET_WORD.search(m.group()) is None and is_common_word(name):
+            # "my mom already has opinions", "my mom showed up": a person's name is no
+            # word the dictionary knows only in lower case (a pet's may be: "biscuit")
+            continue
+        chars[m.start(group)] = chars[m.start(group)].upper()
     for m in _GIVEN_NAME.finditer(text):
         if m.group("given").lower() not in _NOT_A_NAME | _NOT_PARTNER | _SHORTHAND:
             chars[m.start("given")] = chars[m.start("given")].upper()
@@ -176,11 +185,16 @@ def truecase(text: str) -> str:
         words = list(_WORD.finditer(m.group("name")))
         if not words or words[0].group().lower() in _NOT_EMPLOYER | _SHORTHAND:
             continue
+        # "at rideau dental group": plain words before a word of organisations are its name
+        named = [w.group().lower() for w in words]
+        stop = next((n for n, w in enumerate(named) if w in _NAME_STOP or w in _SHORTHAND),
+                    len(named))  # fmt: skip
+        through = max((n for n in range(stop) if named[n] in _ORG_WORDS), default=-1)
         for n, w in enumerate(words):
             word = w.group().lower()
             if word in _NAME_STOP or word in _SHORTHAND:
                 break
-            if n and word in lower and word not in _ORG_WORDS:
+            if n > through and n and word in lower and word not in _ORG_WORDS:
                 break  # "at boots customer assistant": the name ends where plain words start
             at = m.start("name") + w.start()
             # "jd", "hdfc": an initialism is all capitals
@@ -192,4 +206,6 @@ def truecase(text: str) -> str:
             chars[at : at + len(w.group())] = (
                 w.group().upper() if acronym else w.group()[0].upper() + w.group()[1:]
             )
-    return "".join(chars)
+    cased = "".join(chars)
+    # "my boss is dr okafor": a title before a name is part of it
+    return _TITLE_BEFORE_NAME.sub(lambda m: m.group()[0].upper() + m.group()[1:], cased)

@@ -135,6 +135,12 @@ _CALLED_BY_ROLE = frozenset(
 )
 
 
+# "I start on 3 February", "starting March 2", "from the 2nd of June": the day a change begins
+_START_BEFORE = re.compile(
+    r"(?i)\b(?:start|starts|starting|begin|begins|beginning|from|effective|as\s+of)\b[^.!?]{0,20}$"
+)
+
+
 class Turn:
     """Everything one ``extract`` call works with."""
 
@@ -191,6 +197,15 @@ class Turn:
         if self._future is None:
             self._future = find_time_expressions(self.text, self.ts, prefer="future")
         return [t for t in self._future if c.start <= t.span[0] and t.span[1] <= c.end]
+
+    def later_start(self, c: Clause) -> TimeExpression | None:
+        """The one time still to come said after ``c`` in the turn, where it opens a start
+        ("I'll be lead product designer 🎉 I start on 3 February"), else None."""
+        self.future_times(c)
+        ahead = [t for t in self._future or () if t.span[0] >= c.end and t.interval.start > self.ts]
+        if len(ahead) != 1 or not _START_BEFORE.search(self.text, c.end, ahead[0].span[0]):
+            return None
+        return ahead[0]
 
     def relation(self, rel_word: str, name: str, span: tuple[int, int]) -> list[Draft]:
         """The speaker's relation to a named person or pet ("my sister Ana")."""
