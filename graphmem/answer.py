@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from graphmem.extraction.lexicon import PET_SPECIES
+from graphmem.extraction.lexicon import PET_SPECIES, is_unnamed_relative
 from graphmem.model import Entity, Fact, TimelineEntry, normalise_name
 from graphmem.predicates import PredicateRegistry
 from graphmem.retrieval.hybrid import Hit, SearchResult
@@ -189,7 +189,9 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
         later = [f for f in rows if not f.valid.contains(reference)]
         if not later:
             rows = []
-    values = _values(rows)
+    # "my brother" before his name was said is an entity, not a name to give: "what are my
+    # siblings' names?" lists Georges (named later) and Rana, not "Nadia's brother"
+    values = [v for v in _values(rows) if not is_unnamed_relative(v.value)]
     if r.mode == "when" and r.object is not None:
         values = [v for v in values if normalise_name(v.value) == normalise_name(r.object)]
     brand = _WHICH_NAMED.search(question)
@@ -224,6 +226,13 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
             # phone's date would answer another question
             return Answer(**base, answer=f"I don't know ({r.subject} {r.predicate}, {mode}).",
                           known=False)  # fmt: skip
+        if r.ahead:  # "what day do we move?": a change after the question, or nothing
+            coming = Interval.since(reference)
+            values = [v for v in values
+                      if coming.contains(v.valid_to if r.edge == "end" else v.valid_from)]  # fmt: skip
+            if not values:
+                return Answer(**base, known=False,
+                              answer=f"I don't know ({r.subject} {r.predicate}, {mode}).")  # fmt: skip
         # with no value named, the latest change ("what's the date of our move?")
         v = values[0] if r.object is not None or r.edge == "end" else values[-1]
         edge = v.valid_to if r.edge == "end" else v.valid_from
@@ -298,15 +307,30 @@ def _exact(memory: Memory, question: str, r: Reading, scope: str, reference: dat
             f"I don't know them all: I only know of {text}; there may be others I was "
             "not told about."
         ))  # fmt: skip
+    edge = _WINDOW_EDGE.search(question) if r.mode == "past" else None
+    if edge and len(values) > 1 and _functional(memory, r.predicate):
+        # "at the end of 2024": the value at that edge of the window, not all of it
+        values = values[-1:] if edge["edge"].lower() == "end" else values[:1]
+        text = values[0].describe()
+    if r.mode == "past" and len(values) > 1 and _functional(memory, r.predicate):
+        # "where did I live in June 2024?" with two homes in June: one value was asked for,
+        # and a change inside the window is more often a change dated wrongly than one
+        # the question meant to straddle
+        return Answer(**base, known=False, answer=(
+            f"I don't know which: on record it changed then ({text})."
+        ))  # fmt: skip
     return Answer(**base, answer=text, known=True, values=values)
 
 
+# "at the end of 2024", "by the start of March": one edge of the window asked about
+_WINDOW_EDGE = re.compile(r"(?i)\b(?:at|by)\s+the\s+(?P<edge>end|start|beginning)\s+of\b")
 # "which Samsung Galaxy ...": a name the answer must carry
 _WHICH_NAMED = re.compile(r"\b[Ww]hich\s+(?P<name>(?:[A-Z][\w\-]*\s+){1,3})")
 _ASKS_NAME = re.compile(r"(?i)\b(?:called|name[ds]?)\b")
 # a question that expects one member of a set: "what's my cat called?", "who is my friend?"
 _SINGULAR = re.compile(
-    r"(?i)\b(?:what|who)(?:['’]s|\s+is|\s+was)\b|\bname\b(?!\s+(?:my|all|every|them|his|her|their)\b)"
+    r"(?i)\b(?:what|who)(?:['’]s|\s+is|\s+was)\b"
+    r"|(?<!\bby\s)\bname\b(?!\s+(?:my|all|every|them|his|her|their)\b)"
     r"|\bcalled\b"
 )
 

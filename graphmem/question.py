@@ -171,6 +171,12 @@ _WHEN = re.compile(
     # "what's the date of our move?", "last day at nordwave - when"
     r"|^\s*what(?:'s|’s| is| was) the (?:date|day) of\b|(?:^|\s[-–—:,]\s*)when\s*\?*\s*$"
 )
+# "what day do we move", "when does Ana start at Globex": said in the present, an event
+# still to come ("when did we move" asks about one gone)
+_COMING_EVENT = re.compile(
+    r"\b(?:do|does)\s+(?:i|we|he|she|they|[a-z]+)\s+(?:move|start|begin|leave|finish|join|"
+    r"switch|relocate|get)\b"
+)
 _HOW_LONG = re.compile(
     r"^\s*(?:so\s+|and\s+)?(?:how long\b(?!\s+ago)|how many (?:years|months|weeks|days)\b(?!\s+ago))"
 )
@@ -370,8 +376,11 @@ def read_question(
             at = min(window.start + timedelta(days=1), window.end) - ONE_MICROSECOND
         return Reading(**base, mode="known_at", at=at, window=window, time_text=text)
     if _WHEN.search(low) and predicate != "deadline":
+        # "what day do we move?", "when will I start?": an event still to come
+        coming = ahead == "future" or _COMING_EVENT.search(low) is not None
         return Reading(**base, mode="when", object=_when_object(main, subject, owner),
-                       edge="end" if _END_VERBS.search(low) else "start")  # fmt: skip
+                       edge="end" if _END_VERBS.search(low) else "start",
+                       ahead="next" if coming else None)  # fmt: skip
     if _HOW_LONG.match(low) and predicate != "deadline":
         # "how long did I live in Lima?": the stretch of that value, or nothing
         return Reading(**base, mode="when", object=_when_object(main, subject, owner),

@@ -414,3 +414,13 @@ def relative_word(text: str) -> str | None:
 def relative_name(owner: str, word: str) -> str:
     """The entity name of the owner's unnamed relative: ``"Maya's brother"``."""
     return f"{owner}'s {relative_word(word) or word}"
+
+
+def is_unnamed_relative(name: str) -> bool:
+    """Whether ``name`` is an entity :func:`relative_name` made, not a name anyone has.
+
+    >>> is_unnamed_relative("Maya's brother"), is_unnamed_relative("Georges")
+    (True, False)
+    """
+    head, sep, word = name.rpartition("'s ")
+    return bool(sep and head) and word in set(RELATIVE_WORDS.values())
