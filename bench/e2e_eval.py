@@ -22,6 +22,7 @@ answered wrongly.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -33,9 +34,12 @@ from authors import AUTHORS, SPLITS, parser
 from graphmem import Memory
 from graphmem.time.instant import format_instant
 
+# "Dr. Okafor" and "Dr Okafor" are one name: a title's full stop is spelling, not content
+_TITLE_DOT = re.compile(r"(?i)\b(dr|mr|mrs|ms|prof|st)\.")
+
 
 def _norm(value: str) -> str:
-    return " ".join(str(value).replace("’", "'").split()).casefold()
+    return " ".join(_TITLE_DOT.sub(r"\1", str(value).replace("’", "'")).split()).casefold()
 
 
 def verdict(expected: dict, answer) -> str:
