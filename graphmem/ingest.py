@@ -27,7 +27,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from graphmem.errors import ConflictError, InvalidFactError, LoadError, TransactionTimeError
+from graphmem.errors import (
+    ConflictError,
+    InvalidFactError,
+    LoadError,
+    StoreError,
+    TransactionTimeError,
+)
 from graphmem.extraction.rules import speaks_for_user
 from graphmem.extraction.secrets import contains_secret, find_secrets, redact
 from graphmem.model import CandidateFact, Episode, normalise_name
@@ -293,6 +299,8 @@ def _write_batch(
         said = _as_owner(memory, episode)
         try:
             operations = resolve(extractor.extract(said), memory, held) if extractor else []
+        except StoreError:
+            raise  # the store went away while reading what it holds: no fault of the turn's
         except Exception as exc:  # noqa: BLE001 - a reader's fault, named at its line
             error = LoadError(
                 f"could not read facts from this turn ({type(exc).__name__}: {exc}); "

@@ -397,12 +397,12 @@ class _FailsOn:
 
     name, version = "fails-on", "1"
 
-    def __init__(self, text: str):
-        self.text = text
+    def __init__(self, text: str, error: Exception | None = None):
+        self.text, self.error = text, error or TypeError("boom")
 
     def extract(self, episode: Episode):
         if self.text in episode.text:
-            raise TypeError("boom")
+            raise self.error
         return []
 
 
@@ -424,3 +424,18 @@ def test_a_turn_the_extractor_fails_on_stops_the_load_naming_its_line(tmp_path):
         report = m.load(log, extractor=_FailsOn("poison"), skip_bad=True)
         assert report.episodes_added == 3  # the turn is kept, without facts
         assert any("line 2" in e or ":2" in e for e in report.errors)
+
+
+def test_a_store_failing_while_a_turn_is_read_is_the_stores_error_not_the_turns(tmp_path):
+    from graphmem.errors import StoreError
+
+    log = tmp_path / "chat.jsonl"
+    log.write_text("".join(
+        json.dumps({"timestamp": f"2024-01-0{n}T09:00:00Z", "speaker": "user", "role": "user",
+                    "text": text}) + "\n"
+        for n, text in enumerate(["I live in Leeds.", "I live in York."], start=1)
+    ))  # fmt: skip
+    gone = _FailsOn("York", StoreError("Neo4j is unavailable"))
+    # not a bad line to skip: skip_bad must not keep loading past a store that is gone
+    with Memory.open(tmp_path / "a.db", embedder=None) as m, pytest.raises(StoreError):
+        m.load(log, extractor=gone, skip_bad=True)
